@@ -1,0 +1,268 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { PipitError } from '../core/errors.ts';
+import type { Store } from '../store/store.ts';
+import type { TokenRow } from '../store/tokens.ts';
+import type { UserRow } from '../store/users.ts';
+import type { JwtCodec } from './jwt.ts';
+import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.ts';
+import { Throttle } from './throttle.ts';
+
+/** Who is calling, once authenticated. */
+export interface Principal {
+  userId: number;
+  username: string;
+  via: 'token' | 'session';
+  tokenId?: string;
+  sessionId?: string;
+  csrfToken?: string;
+}
+
+/** An API token as shown to its owner (never the JWT itself, except once at creation). */
+export interface TokenInfo {
+  id: string;
+  name: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+}
+
+const CACHE_MAX = 10_000;
+const TOUCH_EVERY_S = 60;
+const THROTTLE_WINDOW_MS = 15 * 60_000;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const toInfo = (row: TokenRow): TokenInfo => ({
+  id: row.id,
+  name: row.name,
+  created_at: row.created_at,
+  expires_at: row.expires_at,
+  last_used_at: row.last_used_at,
+});
+
+/**
+ * Users, sessions and API tokens. Verified tokens are cached (expiry and revocation still honoured:
+ * revocation clears the cache, and so does any write by another process, seen through SQLite's
+ * data_version), so the hot path of `/execute` does no crypto and no database query.
+ *
+ * @example
+ * const auth = new Auth(store, jwt, { sessionDays: 30, loginAttempts: 10 });
+ * const user = await auth.checkCredentials('ada', 'secret', '127.0.0.1');
+ * const { token } = await auth.issueToken(user, { name: 'cli' });
+ */
+export class Auth {
+  private readonly store: Store;
+  private readonly jwt: JwtCodec;
+  private readonly sessionSeconds: number;
+  private readonly userThrottle: Throttle;
+  private readonly clientThrottle: Throttle;
+  private readonly cache = new Map<string, { principal: Principal; exp: number | null }>();
+  private readonly touched = new Map<string, number>();
+  private readonly revokeListeners = new Set<(tokenId: string) => void>();
+  private knownUsers = false;
+
+  constructor(store: Store, jwt: JwtCodec, opts: { sessionDays: number; loginAttempts: number }) {
+    this.store = store;
+    this.jwt = jwt;
+    this.sessionSeconds = opts.sessionDays * 86_400;
+    this.userThrottle = new Throttle(opts.loginAttempts, THROTTLE_WINDOW_MS);
+    this.clientThrottle = new Throttle(opts.loginAttempts * 3, THROTTLE_WINDOW_MS);
+  }
+
+  private syncWithOtherProcesses(): void {
+    if (this.store.changedElsewhere()) {
+      this.cache.clear();
+      this.knownUsers = false;
+    }
+  }
+
+  /** True once a user exists (a positive answer is cached; users are rarely all removed). */
+  hasUsers(): boolean {
+    this.syncWithOtherProcesses();
+    if (!this.knownUsers) this.knownUsers = this.store.users.count() > 0;
+    return this.knownUsers;
+  }
+
+  /** Creates a user (CLI, or registration while none exists). */
+  async addUser(username: string, password: unknown): Promise<UserRow> {
+    checkPasswordPolicy(password);
+    if (this.store.users.byName(username))
+      throw new PipitError('CONFLICT', `a user named "${username}" already exists`);
+    return this.store.users.create(username, await hashPassword(password));
+  }
+
+  /** First-visit registration: only while no user exists. */
+  async register(username: string, password: unknown): Promise<UserRow> {
+    if (this.hasUsers()) {
+      throw new PipitError(
+        'FORBIDDEN',
+        'registration is closed: a user already exists (add more with "pipit user add")',
+      );
+    }
+    return this.addUser(username, password);
+  }
+
+  async setPassword(userId: number, password: unknown): Promise<void> {
+    checkPasswordPolicy(password);
+    this.store.users.setPassword(userId, await hashPassword(password));
+    this.store.sessions.removeForUser(userId);
+  }
+
+  removeUser(userId: number): boolean {
+    const removed = this.store.users.remove(userId);
+    this.cache.clear();
+    this.knownUsers = false;
+    return removed;
+  }
+
+  /**
+   * Checks a user name and password, throttled per user name and per client address: after too
+   * many failures it answers RATE_LIMITED with the seconds to wait, whatever the password.
+   */
+  async checkCredentials(username: unknown, password: unknown, client: string): Promise<UserRow> {
+    if (typeof username !== 'string' || !username || typeof password !== 'string' || !password) {
+      throw new PipitError(
+        'BAD_REQUEST',
+        'send a JSON body {"username": "...", "password": "..."}',
+      );
+    }
+    const userKey = `user:${username.toLowerCase()}`;
+    const clientKey = `client:${client}`;
+    const wait = Math.max(
+      this.userThrottle.retryAfter(userKey),
+      this.clientThrottle.retryAfter(clientKey),
+    );
+    if (wait > 0) {
+      throw new PipitError('RATE_LIMITED', `too many failed logins: try again in ${wait} seconds`, {
+        details: { retryAfter: wait },
+      });
+    }
+    const user = this.store.users.byName(username);
+    if (!(await verifyPassword(user?.password_hash, password)) || !user) {
+      this.userThrottle.fail(userKey);
+      this.clientThrottle.fail(clientKey);
+      throw new PipitError('UNAUTHORIZED', 'wrong user name or password');
+    }
+    this.userThrottle.reset(userKey);
+    return user;
+  }
+
+  /** Starts a web UI session; the secret goes in an HttpOnly cookie, only its hash is stored. */
+  createSession(user: UserRow): { secret: string; csrfToken: string; expiresAt: number } {
+    const secret = randomBytes(32).toString('base64url');
+    const csrfToken = randomBytes(24).toString('base64url');
+    const expiresAt = Date.now() / 1000 + this.sessionSeconds;
+    this.store.sessions.create({
+      id: sha256(secret),
+      user_id: user.id,
+      csrf_token: csrfToken,
+      expires_at: expiresAt,
+    });
+    return { secret, csrfToken, expiresAt };
+  }
+
+  sessionPrincipal(secret: string | undefined): Principal | undefined {
+    if (!secret || secret.length > 128) return undefined;
+    const id = sha256(secret);
+    const session = this.store.sessions.get(id);
+    if (!session) return undefined;
+    const user = this.store.users.byId(session.user_id);
+    if (!user) return undefined;
+    return {
+      userId: user.id,
+      username: user.username,
+      via: 'session',
+      sessionId: id,
+      csrfToken: session.csrf_token,
+    };
+  }
+
+  endSession(sessionId: string): void {
+    this.store.sessions.remove(sessionId);
+  }
+
+  /** Issues a JWT recorded in the database (so it can be listed and revoked). */
+  async issueToken(
+    user: Pick<UserRow, 'id' | 'username'>,
+    opts: { name?: string | undefined; expiryDays?: number | null | undefined },
+  ): Promise<{ token: string; id: string; name: string; expires_at: number | null }> {
+    const days = opts.expiryDays ?? null;
+    if (
+      days !== null &&
+      (typeof days !== 'number' || !Number.isFinite(days) || days <= 0 || days > 3650)
+    ) {
+      throw new PipitError(
+        'INVALID_ARGUMENTS',
+        `"expiry_days" must be a number of days from 0 to 3650 (or null for no expiry); got ${JSON.stringify(days)}`,
+      );
+    }
+    const id = randomUUID();
+    const expiresAt = days === null ? null : Math.floor(Date.now() / 1000 + days * 86_400);
+    const name = (opts.name ?? '').trim() || `token-${new Date().toISOString().slice(0, 10)}`;
+    if (name.length > 100)
+      throw new PipitError('INVALID_ARGUMENTS', 'the token name must be at most 100 characters');
+    const token = await this.jwt.sign({
+      sub: user.username,
+      uid: user.id,
+      jti: id,
+      ...(expiresAt ? { exp: expiresAt } : {}),
+    });
+    this.store.tokens.create({ id, user_id: user.id, name, expires_at: expiresAt });
+    return { token, id, name, expires_at: expiresAt };
+  }
+
+  /** Verifies a bearer token: UNAUTHORIZED when garbled, expired, revoked or its user is gone. */
+  async verifyToken(token: string): Promise<Principal> {
+    this.syncWithOtherProcesses();
+    const now = Date.now() / 1000;
+    const cached = this.cache.get(token);
+    if (cached && (cached.exp === null || cached.exp > now)) {
+      this.touch(cached.principal.tokenId!, now);
+      return cached.principal;
+    }
+    if (cached) this.cache.delete(token);
+    const claims = await this.jwt.verify(token);
+    const row = this.store.tokens.get(claims.jti);
+    if (!row) throw new PipitError('UNAUTHORIZED', 'the token has been revoked: create a new one');
+    const user = this.store.users.byId(row.user_id);
+    if (!user)
+      throw new PipitError('UNAUTHORIZED', 'the token belongs to a user that no longer exists');
+    const principal: Principal = {
+      userId: user.id,
+      username: user.username,
+      via: 'token',
+      tokenId: row.id,
+    };
+    if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(token, { principal, exp: claims.exp ?? null });
+    this.touch(row.id, now);
+    return principal;
+  }
+
+  // Recording "last used" on every request would put a database write on the hot path.
+  private touch(tokenId: string, now: number): void {
+    const last = this.touched.get(tokenId) ?? 0;
+    if (now - last < TOUCH_EVERY_S) return;
+    this.touched.set(tokenId, now);
+    this.store.tokens.touch(tokenId, now);
+  }
+
+  listTokens(userId: number): TokenInfo[] {
+    return this.store.tokens.listForUser(userId).map(toInfo);
+  }
+
+  /** Revokes one of the user's tokens; it gets 401 at once, and listeners (WebSockets) are told. */
+  revokeToken(userId: number, tokenId: string): void {
+    const row = this.store.tokens.get(tokenId);
+    if (!row || row.user_id !== userId)
+      throw new PipitError('NOT_FOUND', `no token with id "${tokenId}" for this user`);
+    this.store.tokens.revoke(tokenId);
+    this.cache.clear();
+    for (const listener of this.revokeListeners) listener(tokenId);
+  }
+
+  /** Calls `listener(tokenId)` on every revocation (returns an unsubscribe function). */
+  onRevoke(listener: (tokenId: string) => void): () => void {
+    this.revokeListeners.add(listener);
+    return () => this.revokeListeners.delete(listener);
+  }
+}

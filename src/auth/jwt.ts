@@ -1,0 +1,105 @@
+import { createSecretKey, randomBytes } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { PipitError } from '../core/errors.ts';
+
+const ISSUER = 'pipit';
+const AUDIENCE = 'pipit-api';
+
+/** The claims Pipit puts in an API token. */
+export interface TokenClaims {
+  sub: string;
+  uid: number;
+  jti: string;
+  exp?: number;
+}
+
+/**
+ * Reads the HS256 secret from `<workdir>/jwt.key`, creating it (mode 0600) on first use.
+ *
+ * @example
+ * const key = loadOrCreateSecret('/var/lib/pipit');
+ */
+export function loadOrCreateSecret(workdir: string): KeyObject {
+  const path = join(workdir, 'jwt.key');
+  if (!existsSync(path)) {
+    mkdirSync(workdir, { recursive: true, mode: 0o700 });
+    writeFileSync(path, randomBytes(64).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  }
+  chmodSync(path, 0o600);
+  const secret = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64url');
+  if (secret.length < 32)
+    throw new PipitError(
+      'UNAVAILABLE',
+      `${path}: the JWT secret is shorter than 32 bytes; delete it to make a new one`,
+    );
+  return createSecretKey(secret);
+}
+
+/**
+ * Signs and verifies API tokens: real HS256 JWTs. The key is imported once (a KeyObject), because
+ * re-importing raw bytes on every verification costs more than the verification itself.
+ *
+ * @example
+ * const jwt = new JwtCodec(loadOrCreateSecret(workdir));
+ * const token = await jwt.sign({ sub: 'ada', uid: 1, jti: 'abc' });
+ * (await jwt.verify(token)).sub; // 'ada'
+ */
+export class JwtCodec {
+  private readonly key: KeyObject;
+
+  constructor(key: KeyObject) {
+    this.key = key;
+  }
+
+  sign(claims: TokenClaims): Promise<string> {
+    const jwt = new SignJWT({ uid: claims.uid })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.sub)
+      .setJti(claims.jti)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt();
+    if (claims.exp !== undefined) jwt.setExpirationTime(claims.exp);
+    return jwt.sign(this.key);
+  }
+
+  async verify(token: string): Promise<TokenClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+      });
+      if (
+        typeof payload.sub !== 'string' ||
+        typeof payload.jti !== 'string' ||
+        typeof payload.uid !== 'number'
+      ) {
+        throw new PipitError('UNAUTHORIZED', 'the token is not a Pipit API token');
+      }
+      return {
+        sub: payload.sub,
+        uid: payload.uid,
+        jti: payload.jti,
+        ...(payload.exp ? { exp: payload.exp } : {}),
+      };
+    } catch (err) {
+      if (err instanceof PipitError) throw err;
+      if (err instanceof joseErrors.JWTExpired) {
+        throw new PipitError(
+          'UNAUTHORIZED',
+          'the token has expired: create a new one (POST /auth or Settings -> Tokens)',
+          { cause: err },
+        );
+      }
+      throw new PipitError(
+        'UNAUTHORIZED',
+        'the token is not valid: check that it was copied whole',
+        { cause: err },
+      );
+    }
+  }
+}

@@ -1,0 +1,221 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import type { PluginDef } from '../core/action.ts';
+import { PipitError } from '../core/errors.ts';
+import { preview } from '../core/validate.ts';
+import { defaultWorkdir, resolvePath } from './paths.ts';
+import { CoreConfig, SECTION_PREFIXES } from './schema.ts';
+import type { HttpConfig } from './schema.ts';
+import { readYamlFile } from './yaml.ts';
+
+/** A user section (procedure, hook or cron) with the file it came from. */
+export interface UserSection {
+  key: string;
+  value: unknown;
+  source: string;
+}
+
+/** The configuration after loading, merging includes and validating. */
+export interface LoadedConfig {
+  /** The main file, or null when running on the embedded defaults. */
+  path: string | null;
+  dir: string;
+  deviceId: string;
+  workdir: string;
+  scriptsDir: string;
+  http: HttpConfig | null;
+  redisUrl: string | null;
+  logLevel: string;
+  /** Enabled plugins by canonical name, with their parsed config. */
+  plugins: Map<string, { config: unknown; source: string }>;
+  procedures: UserSection[];
+  hooks: UserSection[];
+  crons: UserSection[];
+}
+
+interface RawEntry {
+  value: unknown;
+  source: string;
+}
+
+function readWithIncludes(
+  path: string,
+  env: NodeJS.ProcessEnv,
+  seen: string[],
+  out: Map<string, RawEntry>,
+): void {
+  if (seen.includes(path)) {
+    throw new PipitError(
+      'CONFIG_INVALID',
+      `${path}: included in a loop (${[...seen, path].join(' -> ')})`,
+    );
+  }
+  const data = readYamlFile(path, env);
+  const include = data.include;
+  if (include !== undefined) {
+    const list = typeof include === 'string' ? [include] : include;
+    if (!Array.isArray(list) || list.some((i) => typeof i !== 'string')) {
+      throw new PipitError(
+        'CONFIG_INVALID',
+        `${path}: include: expected a file name or a list of file names; got ${preview(include)}`,
+      );
+    }
+    for (const file of list as string[]) {
+      const target = resolvePath(file, dirname(path));
+      if (!existsSync(target)) {
+        throw new PipitError('CONFIG_INVALID', `${path}: include: file ${target} does not exist`);
+      }
+      readWithIncludes(target, env, [...seen, path], out);
+    }
+  }
+  for (const [key, value] of Object.entries(data)) {
+    if (key !== 'include') out.set(key, { value, source: path });
+  }
+}
+
+function issueText(source: string, prefix: string, issue: z.core.$ZodIssue, root: unknown): string {
+  let value: unknown = root;
+  for (const k of issue.path)
+    value =
+      value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[k] : undefined;
+  const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    return `${source}: ${path || '(top level)'}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  }
+  return `${source}: ${path}: ${issue.message}; got ${preview(value)}`;
+}
+
+function parseOrThrow<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  source: string,
+  prefix: string,
+): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const text = result.error.issues.map((i) => issueText(source, prefix, i, value)).join('\n');
+  throw new PipitError('CONFIG_INVALID', text, { cause: result.error });
+}
+
+const CORE_KEYS = new Set(Object.keys(CoreConfig.shape));
+
+/**
+ * Loads the configuration: the file (or embedded defaults when `path` is null), its includes,
+ * core keys, plugin sections (validated by each plugin's schema), procedures, hooks and crons.
+ * Any mistake throws CONFIG_INVALID naming the file, the key path, the value and what was expected.
+ *
+ * @example
+ * const config = loadConfig({ path: '/etc/pipit/config.yaml', plugins: builtinPlugins });
+ */
+export function loadConfig(opts: {
+  path: string | null;
+  plugins: readonly PluginDef[];
+  env?: NodeJS.ProcessEnv;
+}): LoadedConfig {
+  const env = opts.env ?? process.env;
+  const path = opts.path ? resolve(opts.path) : null;
+  const raw = new Map<string, RawEntry>();
+  if (path) readWithIncludes(path, env, [], raw);
+  const dir = path ? dirname(path) : process.cwd();
+  const mainSource = path ?? '(embedded defaults)';
+
+  const byName = new Map<string, PluginDef>();
+  for (const p of opts.plugins) {
+    byName.set(p.name, p);
+    for (const alias of p.aliases ?? []) byName.set(alias, p);
+  }
+
+  const core: Record<string, unknown> = {};
+  const pluginSections = new Map<string, RawEntry>();
+  const sections = {
+    procedure: [] as UserSection[],
+    hook: [] as UserSection[],
+    cron: [] as UserSection[],
+  };
+  for (const [key, entry] of raw) {
+    if (CORE_KEYS.has(key)) core[key] = entry.value;
+    else if (key.startsWith(SECTION_PREFIXES[0])) sections.procedure.push({ key, ...entry });
+    else if (key.startsWith(SECTION_PREFIXES[1])) sections.hook.push({ key, ...entry });
+    else if (key.startsWith(SECTION_PREFIXES[2])) sections.cron.push({ key, ...entry });
+    else if (byName.has(key)) {
+      const canonical = byName.get(key)!.name;
+      if (pluginSections.has(canonical)) {
+        throw new PipitError(
+          'CONFIG_INVALID',
+          `${entry.source}: "${key}" configures ${canonical} a second time (it is an alias)`,
+        );
+      }
+      pluginSections.set(canonical, entry);
+    } else {
+      throw new PipitError(
+        'CONFIG_INVALID',
+        `${entry.source}: unknown key "${key}": expected a core key (${[...CORE_KEYS].join(', ')}), a plugin (${[...byName.keys()].sort().join(', ')}), or a procedure./event.hook./cron. entry`,
+      );
+    }
+  }
+  const coreSource = (key: string) => raw.get(key)?.source ?? mainSource;
+  for (const key of Object.keys(core))
+    parseOrThrow(
+      CoreConfig.pick({ [key]: true } as never),
+      { [key]: core[key] },
+      coreSource(key),
+      '',
+    );
+  const parsed = parseOrThrow(CoreConfig, core, mainSource, '');
+
+  const plugins = new Map<string, { config: unknown; source: string }>();
+  for (const def of opts.plugins) {
+    const entry = pluginSections.get(def.name);
+    if (!entry && !def.enabledByDefault) continue;
+    let value = entry?.value ?? {};
+    if (value === null) value = {};
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      throw new PipitError(
+        'CONFIG_INVALID',
+        `${entry?.source ?? mainSource}: ${def.name}: expected a mapping of settings (or nothing); got ${preview(value)}`,
+      );
+    }
+    const { enabled, disabled, ...rest } = value as Record<string, unknown>;
+    if (enabled === false || disabled === true) continue;
+    if (
+      (enabled !== undefined && typeof enabled !== 'boolean') ||
+      (disabled !== undefined && typeof disabled !== 'boolean')
+    ) {
+      throw new PipitError(
+        'CONFIG_INVALID',
+        `${entry?.source ?? mainSource}: ${def.name}.enabled: expected true or false; got ${preview(enabled ?? disabled)}`,
+      );
+    }
+    const schema = def.config ?? z.strictObject({});
+    plugins.set(def.name, {
+      config: parseOrThrow(schema, rest, entry?.source ?? mainSource, def.name),
+      source: entry?.source ?? mainSource,
+    });
+  }
+
+  const http = parsed['backend.http'];
+  return {
+    path,
+    dir,
+    deviceId: parsed.device_id,
+    workdir: parsed.workdir ? resolvePath(parsed.workdir, dir) : defaultWorkdir(env),
+    scriptsDir: resolvePath(parsed.scripts_dir, dir),
+    http:
+      http === undefined
+        ? null
+        : (http ??
+          parseOrThrow(
+            CoreConfig.shape['backend.http'].unwrap().unwrap(),
+            {},
+            mainSource,
+            'backend.http',
+          )),
+    redisUrl: parsed.redis?.url ?? null,
+    logLevel: parsed.logging?.level ?? 'info',
+    plugins,
+    procedures: sections.procedure,
+    hooks: sections.hook,
+    crons: sections.cron,
+  };
+}

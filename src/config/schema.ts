@@ -1,0 +1,63 @@
+import { hostname } from 'node:os';
+import { z } from 'zod';
+
+/**
+ * `backend.http`: present means the HTTP API, WebSockets and web UI are served.
+ *
+ * @example
+ * HttpConfig.parse({}); // { port: 8008, bind_address: '0.0.0.0', ... }
+ */
+export const HttpConfig = z.strictObject({
+  port: z.number().int().min(0).max(65535).default(8008).describe('TCP port (0 picks a free one)'),
+  bind_address: z.string().min(1).default('0.0.0.0').describe('address to listen on'),
+  max_body_bytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024)
+    .describe('largest request body accepted, in bytes'),
+  cors_origins: z
+    .array(z.string())
+    .default([])
+    .describe('origins allowed by CORS; empty = CORS closed'),
+  trust_proxy: z.boolean().default(false).describe('read client addresses from X-Forwarded-For'),
+  session_days: z.number().positive().max(365).default(30).describe('lifetime of a web UI login'),
+  login_attempts: z
+    .number()
+    .int()
+    .min(1)
+    .default(10)
+    .describe('failed logins per user name (and 3x per client address) per 15 minutes before 429'),
+});
+export type HttpConfig = z.output<typeof HttpConfig>;
+
+/** The core keys of the configuration; plugin, procedure, hook and cron sections are read apart. */
+export const CoreConfig = z.strictObject({
+  device_id: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/, 'use 1 to 64 letters, digits, ".", "_" or "-"')
+    .default(
+      () =>
+        hostname()
+          .replace(/[^\w.-]/g, '-')
+          .slice(0, 64) || 'pipit',
+    ),
+  workdir: z.string().min(1).optional(),
+  scripts_dir: z.string().min(1).default('./scripts'),
+  'backend.http': HttpConfig.nullable().optional(),
+  redis: z
+    .strictObject({
+      url: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://'),
+    })
+    .optional(),
+  logging: z
+    .strictObject({
+      level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+    })
+    .optional(),
+});
+export type CoreConfig = z.output<typeof CoreConfig>;
+
+/** Keys whose names start with these prefixes hold user procedures, hooks and crons. */
+export const SECTION_PREFIXES = ['procedure.', 'event.hook.', 'cron.'] as const;

@@ -1,0 +1,155 @@
+import type { Logger } from './logger.ts';
+import { PipitError, toPipitError } from './errors.ts';
+import { buildResponse, Request } from './messages.ts';
+import type { ResponseMessage } from './messages.ts';
+import type { Registry } from './registry.ts';
+import type { Services } from './services.ts';
+import { validateArgs } from './validate.ts';
+
+/** How deep procedures may call procedures before the call is refused. */
+export const MAX_PROCEDURE_DEPTH = 32;
+
+/** Who is calling and how, for one `execute()` call. */
+export interface ExecuteOptions {
+  /** The transport the response goes back to: `http`, `ws`, `cli`, `library`, `cron`, `hook`... */
+  target: string;
+  signal?: AbortSignal;
+  /** Procedure nesting depth (0 for a transport's call). */
+  depth?: number;
+}
+
+/**
+ * The outcome of one call: the response message to send, and the error behind it when it failed.
+ * `error.code` tells the transport its status (ACTION_FAILED is still a 200 on HTTP).
+ */
+export interface ExecuteResult {
+  message: ResponseMessage;
+  error?: PipitError;
+}
+
+/** The single entry point every transport calls. */
+export type Execute = (request: unknown, opts: ExecuteOptions) => Promise<ExecuteResult>;
+
+function rawId(raw: unknown): string | undefined {
+  if (raw && typeof raw === 'object' && 'id' in raw) {
+    const id = (raw as { id: unknown }).id;
+    if ((typeof id === 'string' && id.length <= 128) || typeof id === 'number') return String(id);
+  }
+  return undefined;
+}
+
+function parseRequest(raw: unknown): Request {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new PipitError(
+      'BAD_REQUEST',
+      'the request must be a JSON object like {"type": "request", "action": "utils.echo", "args": {}}',
+    );
+  }
+  const parsed = Request.safeParse(raw);
+  if (!parsed.success) {
+    throw new PipitError('BAD_REQUEST', parsed.error.issues.map((i) => i.message).join('; '), {
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
+}
+
+/**
+ * Creates `execute()`: validates the request message, resolves the action or procedure, validates
+ * and coerces its arguments, runs it and wraps the outcome in a response message.
+ *
+ * @example
+ * const execute = createExecute({ registry, deviceId: 'pi', log, services: () => services });
+ * const { message } = await execute({ type: 'request', action: 'utils.echo', args: { text: 'hi' } }, { target: 'cli' });
+ */
+export function createExecute(deps: {
+  registry: Registry;
+  deviceId: string;
+  log: Logger;
+  services: () => Services;
+}): Execute {
+  const { registry, deviceId, log } = deps;
+
+  const respond = (
+    id: string | undefined,
+    target: string,
+    output: unknown,
+    error?: PipitError,
+  ): ExecuteResult => {
+    const message = buildResponse({
+      id,
+      target,
+      origin: deviceId,
+      output,
+      errors: error ? error.message.split('\n') : [],
+    });
+    return error ? { message, error } : { message };
+  };
+
+  return async function execute(raw, opts) {
+    const started = performance.now();
+    let id = rawId(raw);
+    let actionName: string | undefined;
+    try {
+      const request = parseRequest(raw);
+      id = request.id;
+      actionName = request.action;
+      if (request.target !== undefined && request.target !== deviceId) {
+        throw new PipitError(
+          'NOT_FOUND',
+          `no instance named "${request.target}" (this one is "${deviceId}"); omit "target" to run here`,
+        );
+      }
+      const resolved = registry.resolve(request.action);
+      const args = request.args ?? {};
+      const signal = opts.signal ?? new AbortController().signal;
+      let output: unknown;
+      if (resolved.kind === 'procedure') {
+        const depth = (opts.depth ?? 0) + 1;
+        if (depth > MAX_PROCEDURE_DEPTH) {
+          throw new PipitError(
+            'ACTION_FAILED',
+            `${request.action}: procedures nest deeper than ${MAX_PROCEDURE_DEPTH} calls; is one calling itself?`,
+          );
+        }
+        output = await runGuarded(() => resolved.procedure.run(args, { signal, depth }));
+      } else {
+        const valid = validateArgs(resolved.name, resolved.action, args);
+        const { plugin, action } = resolved;
+        const ctx = {
+          state: plugin.state,
+          log: log.child({ action: resolved.name }),
+          services: deps.services(),
+          signal,
+        };
+        output = await runGuarded(() => action.run(valid, ctx));
+      }
+      log.debug({ action: resolved.name, ms: performance.now() - started }, 'executed');
+      return respond(id, opts.target, output);
+    } catch (err) {
+      const error = toPipitError(err);
+      const level = error.code === 'ACTION_FAILED' || error.code === 'INTERNAL' ? 'warn' : 'debug';
+      log[level](
+        { action: actionName, code: error.code, err: error.cause ?? error },
+        error.message,
+      );
+      return respond(id, opts.target, undefined, error);
+    }
+  };
+}
+
+// Errors thrown while an action or procedure runs are the action's failure (HTTP 200 with errors),
+// not a failure of the request; their message is the action's own.
+async function runGuarded(fn: () => unknown): Promise<unknown> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof PipitError && err.code === 'ACTION_FAILED') throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    const code = err instanceof PipitError ? err.code : undefined;
+    throw new PipitError('ACTION_FAILED', message || 'the action failed without a message', {
+      cause: err,
+      details: code ? { reason: code } : {},
+    });
+  }
+}

@@ -1,0 +1,66 @@
+import type { z } from 'zod';
+import { coerceArgs } from './coerce.ts';
+import type { CompiledAction } from './action.ts';
+import { PipitError } from './errors.ts';
+
+/** A short, safe rendering of a value for error messages. */
+export function preview(value: unknown): string {
+  let text: string;
+  try {
+    text = value === undefined ? 'nothing' : JSON.stringify(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function valueAt(args: Record<string, unknown>, path: PropertyKey[]): unknown {
+  let current: unknown = args;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function describeIssue(
+  actionName: string,
+  action: CompiledAction,
+  args: Record<string, unknown>,
+  issue: z.core.$ZodIssue,
+): string {
+  if (issue.code === 'unrecognized_keys') {
+    const accepted = Object.keys(action.params);
+    const list = issue.keys.map((k) => `"${k}"`).join(', ');
+    return `${actionName}: unknown argument ${list}; it takes ${accepted.length ? accepted.join(', ') : 'no arguments'}`;
+  }
+  const path = issue.path.map(String).join('.');
+  const value = valueAt(args, issue.path);
+  const what = issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
+  const desc = action.params[String(issue.path[0])]?.description;
+  const hint = desc ? ` (${desc})` : '';
+  return `${actionName}: argument "${path}"${hint}: ${what}; got ${preview(value)}`;
+}
+
+/**
+ * Coerces and validates `args` against the action's schema. Throws INVALID_ARGUMENTS with one
+ * message per problem, each naming the action, the argument, the value and what is expected.
+ *
+ * @example
+ * const args = validateArgs('utils.sleep', action, { seconds: '1.5' }); // { seconds: 1.5 }
+ */
+export function validateArgs(
+  actionName: string,
+  action: CompiledAction,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
+  const result = action.schema.safeParse(coerceArgs(action.params, args));
+  if (result.success) return result.data;
+  const messages = result.error.issues.map((issue) =>
+    describeIssue(actionName, action, args, issue),
+  );
+  throw new PipitError('INVALID_ARGUMENTS', messages.join('\n'), {
+    cause: result.error,
+    details: { messages },
+  });
+}

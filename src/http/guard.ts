@@ -1,0 +1,105 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/auth.ts';
+import { PipitError } from '../core/errors.ts';
+import type { Service } from '../service.ts';
+
+/** The name of the web UI's HttpOnly session cookie. */
+export const SESSION_COOKIE = 'pipit_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The bearer token of a request: `Authorization: Bearer`, or Platypush's `X-Token` header, or (only
+ * where `allowQuery`, i.e. WebSockets, which browsers cannot give headers) a `token` query parameter.
+ *
+ * @example
+ * bearerToken(request, false); // 'eyJhbGciOi...' or undefined
+ */
+export function bearerToken(req: FastifyRequest, allowQuery: boolean): string | undefined {
+  const header = req.headers.authorization;
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) {
+      const scheme = header.split(/\s+/)[0] ?? '';
+      throw new PipitError(
+        'UNAUTHORIZED',
+        `the Authorization header must be "Bearer <token>", not "${scheme.slice(0, 20)} ..."`,
+      );
+    }
+    return match[1];
+  }
+  const xToken = req.headers['x-token'];
+  if (typeof xToken === 'string' && xToken) return xToken;
+  if (allowQuery) {
+    const query = req.query as Record<string, unknown> | undefined;
+    if (query && typeof query.token === 'string' && query.token) return query.token;
+  }
+  return undefined;
+}
+
+/**
+ * Authenticates a request by bearer token, or by session cookie (then state-changing methods need
+ * the session's `X-CSRF-Token`). NO_USER while nobody has registered; UNAUTHORIZED otherwise.
+ *
+ * @example
+ * const principal = await authenticate(service, request, { allowQuery: false });
+ */
+export async function authenticate(
+  service: Service,
+  req: FastifyRequest,
+  opts: { allowQuery: boolean },
+): Promise<Principal> {
+  if (!service.auth.hasUsers()) {
+    throw new PipitError(
+      'NO_USER',
+      'no user exists yet: open the web UI at / to register one, or run "pipit user add <name>"',
+    );
+  }
+  const token = bearerToken(req, opts.allowQuery);
+  if (token) return service.auth.verifyToken(token);
+  const cookie = req.cookies[SESSION_COOKIE];
+  if (cookie) {
+    const principal = service.auth.sessionPrincipal(cookie);
+    if (!principal)
+      throw new PipitError('UNAUTHORIZED', 'your session has expired or ended: log in again');
+    if (!SAFE_METHODS.has(req.method)) {
+      const sent = req.headers['x-csrf-token'];
+      if (typeof sent !== 'string' || !sameText(sent, principal.csrfToken!)) {
+        throw new PipitError(
+          'FORBIDDEN',
+          'missing or wrong X-CSRF-Token header: a logged-in browser must send the token from GET /auth/status',
+        );
+      }
+    }
+    return principal;
+  }
+  throw new PipitError(
+    'UNAUTHORIZED',
+    'authentication required: send "Authorization: Bearer <token>" (get a token from POST /auth or Settings -> Tokens)',
+  );
+}
+
+/**
+ * A fastify preHandler that requires a logged-in caller and sets `request.principal`.
+ *
+ * @example
+ * app.post('/execute', { preHandler: requireUser(service) }, handler);
+ */
+export function requireUser(service: Service) {
+  return async (req: FastifyRequest): Promise<void> => {
+    req.principal = await authenticate(service, req, { allowQuery: false });
+  };
+}

@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { PipitError } from '../../core/errors.ts';
+import type { Service } from '../../service.ts';
+import { authenticate, SESSION_COOKIE } from '../guard.ts';
+import { parseBody } from '../reply.ts';
+
+const Credentials = z.object({
+  username: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
+  password: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(1024),
+});
+
+/** `POST /auth` body: Platypush-compatible, plus an optional token name. */
+export const AuthBody = Credentials.extend({
+  expiry_days: z
+    .number({ error: 'must be a number of days' })
+    .positive()
+    .max(3650)
+    .nullable()
+    .optional(),
+  name: z.string().max(100).optional(),
+});
+
+function setSessionCookie(
+  reply: FastifyReply,
+  req: FastifyRequest,
+  secret: string,
+  expiresAt: number,
+): void {
+  reply.setCookie(SESSION_COOKIE, secret, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: req.protocol === 'https',
+    path: '/',
+    expires: new Date(expiresAt * 1000),
+  });
+}
+
+/**
+ * Registration, login, logout, session status and `POST /auth` (API tokens).
+ *
+ * @example
+ * curl -H 'Content-Type: application/json' -d '{"username":"ada","password":"..."}' http://localhost:8008/auth
+ */
+export function authRoutes(app: FastifyInstance, service: Service): void {
+  const { auth } = service;
+
+  app.get('/auth/status', async (req) => {
+    const principal = auth.sessionPrincipal(req.cookies[SESSION_COOKIE]);
+    return {
+      registration_open: !auth.hasUsers(),
+      user: principal ? { username: principal.username } : null,
+      csrf_token: principal?.csrfToken ?? null,
+    };
+  });
+
+  app.post('/register', async (req, reply) => {
+    const body = parseBody(
+      Credentials.extend({ confirm_password: z.string().optional() }),
+      req.body,
+    );
+    if (body.confirm_password !== undefined && body.confirm_password !== body.password) {
+      throw new PipitError('BAD_REQUEST', 'the password and its confirmation differ');
+    }
+    const user = await auth.register(body.username, body.password);
+    const session = auth.createSession(user);
+    setSessionCookie(reply, req, session.secret, session.expiresAt);
+    return reply.code(201).send({ username: user.username, csrf_token: session.csrfToken });
+  });
+
+  app.post('/login', async (req, reply) => {
+    const body = parseBody(Credentials, req.body);
+    const user = await auth.checkCredentials(body.username, body.password, req.ip);
+    const session = auth.createSession(user);
+    setSessionCookie(reply, req, session.secret, session.expiresAt);
+    return {
+      username: user.username,
+      csrf_token: session.csrfToken,
+      expires_at: session.expiresAt,
+    };
+  });
+
+  app.post('/logout', async (req, reply) => {
+    if (req.cookies[SESSION_COOKIE]) {
+      const principal = await authenticate(service, req, { allowQuery: false });
+      if (principal.sessionId) auth.endSession(principal.sessionId);
+    }
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return { success: true };
+  });
+
+  app.post('/auth', async (req) => {
+    if (!auth.hasUsers())
+      throw new PipitError('NO_USER', 'no user exists yet: register one in the web UI at / first');
+    const body = parseBody(AuthBody, req.body);
+    const user = await auth.checkCredentials(body.username, body.password, req.ip);
+    const issued = await auth.issueToken(user, { name: body.name, expiryDays: body.expiry_days });
+    return { token: issued.token, expires_at: issued.expires_at, id: issued.id, name: issued.name };
+  });
+}

@@ -1,0 +1,103 @@
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import Fastify from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
+import { PipitError } from '../core/errors.ts';
+import type { ErrorCode } from '../core/errors.ts';
+import type { Service } from '../service.ts';
+import { logSerializers } from './log.ts';
+import { sendError } from './reply.ts';
+import { authRoutes } from './routes/auth.ts';
+import { executeRoute } from './routes/execute.ts';
+import { tokenRoutes } from './routes/tokens.ts';
+
+// Fastify's own errors (body parsing, limits) in Pipit's terms, with messages that say the fix.
+function fromFastifyError(err: FastifyError, maxBody: number): PipitError | undefined {
+  const known: Record<string, [ErrorCode, string]> = {
+    FST_ERR_CTP_BODY_TOO_LARGE: [
+      'PAYLOAD_TOO_LARGE',
+      `the request body is larger than ${maxBody} bytes (backend.http.max_body_bytes)`,
+    ],
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+      'UNSUPPORTED_MEDIA_TYPE',
+      'send the body as JSON with "Content-Type: application/json"',
+    ],
+    FST_ERR_CTP_EMPTY_JSON_BODY: ['BAD_REQUEST', 'the body is empty: send a JSON object'],
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
+      'BAD_REQUEST',
+      'the Content-Length header does not match the body',
+    ],
+  };
+  const hit = err.code ? known[err.code] : undefined;
+  if (hit) return new PipitError(hit[0], hit[1], { cause: err });
+  if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return new PipitError('BAD_REQUEST', `malformed JSON: ${err.message}`, { cause: err });
+  }
+  if (err.statusCode === 429)
+    return new PipitError('RATE_LIMITED', 'too many requests: slow down', { cause: err });
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return new PipitError('BAD_REQUEST', err.message, { cause: err });
+  }
+  return undefined;
+}
+
+/**
+ * Builds the HTTP backend (not listening yet): security headers, CORS (closed unless configured),
+ * cookies, JSON error bodies for every failure, and the routes.
+ *
+ * @example
+ * const app = await buildHttpApp(service);
+ * await app.inject({ method: 'GET', url: '/auth/status' });
+ */
+export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
+  const http = service.config.http;
+  if (!http)
+    throw new PipitError(
+      'CONFIG_INVALID',
+      'the HTTP backend is not enabled: add a "backend.http:" section',
+    );
+  const app = Fastify({
+    loggerInstance: service.log.child(
+      { component: 'http' },
+      { serializers: logSerializers },
+    ) as FastifyBaseLogger,
+    bodyLimit: http.max_body_bytes,
+    trustProxy: http.trust_proxy,
+    return503OnClosing: true,
+  });
+  app.decorateRequest('principal', null);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        styleSrc: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  if (http.cors_origins.length)
+    await app.register(cors, { origin: http.cors_origins, credentials: true });
+  await app.register(cookie);
+
+  app.setErrorHandler((err: FastifyError, _req, reply) => {
+    const mapped =
+      err instanceof PipitError ? err : (fromFastifyError(err, http.max_body_bytes) ?? err);
+    return sendError(reply, mapped, service.config.deviceId);
+  });
+  app.setNotFoundHandler((req, reply) =>
+    sendError(
+      reply,
+      new PipitError('NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`),
+      service.config.deviceId,
+    ),
+  );
+
+  executeRoute(app, service);
+  authRoutes(app, service);
+  tokenRoutes(app, service);
+  return app;
+}

@@ -1,0 +1,45 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { z } from 'zod';
+import { defineAction, definePlugin } from '../core/action.ts';
+import { PipitError } from '../core/errors.ts';
+
+/** The longest `utils.sleep`, so a typo cannot park a request for hours. */
+export const MAX_SLEEP_SECONDS = 3600;
+
+const echo = defineAction({
+  name: 'echo',
+  summary: 'Returns the arguments it was given, unchanged.',
+  description: 'Useful to test a connection, a token or a procedure step.',
+  params: {},
+  extraArgs: true,
+  result: z.record(z.string(), z.unknown()).describe('the arguments, as sent'),
+  run: (args) => args,
+});
+
+const sleep = defineAction({
+  name: 'sleep',
+  summary: 'Waits for a number of seconds, then returns nothing.',
+  params: {
+    seconds: z
+      .number()
+      .min(0)
+      .max(MAX_SLEEP_SECONDS)
+      .describe('how long to wait, in seconds (fractions allowed)'),
+  },
+  run: async ({ seconds }, { signal }) => {
+    try {
+      await delay(seconds * 1000, undefined, { signal });
+    } catch (err) {
+      throw new PipitError('ACTION_FAILED', `utils.sleep: interrupted after the caller gave up`, {
+        cause: err,
+      });
+    }
+  },
+});
+
+export default definePlugin({
+  name: 'utils',
+  summary: 'Small utilities: echo and sleep.',
+  enabledByDefault: true,
+  actions: [echo, sleep],
+});

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { defineAction, definePlugin } from '../core/action.ts';
+
+const Name = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[^\s]+$/, 'must not contain spaces')
+  .describe('the variable name');
+
+const get = defineAction({
+  name: 'get',
+  summary: 'Returns a stored variable: {name: value}, with null when it is not set.',
+  params: {
+    name: Name,
+    default: z.unknown().optional().describe('value returned when the variable is not set'),
+  },
+  run: ({ name, default: fallback }, { services }) => {
+    const value = services.store.variables.get(name);
+    return { [name]: value === undefined ? (fallback ?? null) : value };
+  },
+});
+
+const set = defineAction({
+  name: 'set',
+  summary: 'Stores variables, given as name=value arguments; they survive restarts.',
+  params: {},
+  extraArgs: true,
+  run: (args, { services }) => {
+    const names = Object.keys(args);
+    for (const name of names) services.store.variables.set(name, args[name]);
+    return args;
+  },
+});
+
+const unset = defineAction({
+  name: 'unset',
+  summary: 'Removes a stored variable.',
+  params: { name: Name },
+  run: ({ name }, { services }) => ({ removed: services.store.variables.unset(name) }),
+});
+
+const list = defineAction({
+  name: 'list',
+  summary: 'Returns every stored variable as {name: value}.',
+  params: {},
+  run: (_args, { services }) => services.store.variables.all(),
+});
+
+export default definePlugin({
+  name: 'variable',
+  summary: 'Named values stored in the database, shared by procedures, hooks and clients.',
+  enabledByDefault: true,
+  actions: [get, set, unset, list],
+});

@@ -1,0 +1,112 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Auth } from './auth/auth.ts';
+import { JwtCodec, loadOrCreateSecret } from './auth/jwt.ts';
+import type { LoadedConfig } from './config/load.ts';
+import type { PluginDef } from './core/action.ts';
+import { PipitError } from './core/errors.ts';
+import { createExecute } from './core/execute.ts';
+import type { Execute } from './core/execute.ts';
+import { createLogger } from './core/logger.ts';
+import type { Logger } from './core/logger.ts';
+import { compileActions, Registry } from './core/registry.ts';
+import type { Services } from './core/services.ts';
+import { builtinPlugins } from './plugins/index.ts';
+import { Store } from './store/store.ts';
+
+/** A running Pipit instance without transports: what HTTP, the CLI and `run()` all sit on. */
+export interface Service {
+  config: LoadedConfig;
+  log: Logger;
+  store: Store;
+  auth: Auth;
+  registry: Registry;
+  execute: Execute;
+  services: Services;
+  /** Stops plugins and closes the database. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the service from a loaded configuration: opens the database, creates the JWT secret,
+ * starts the enabled plugins and wires the one `execute()`.
+ *
+ * @example
+ * const service = await createService(loadConfig({ path: null, plugins: builtinPlugins }));
+ * await service.execute({ type: 'request', action: 'utils.echo' }, { target: 'cli' });
+ * await service.close();
+ */
+export async function createService(
+  config: LoadedConfig,
+  opts: { log?: Logger; plugins?: readonly PluginDef[] } = {},
+): Promise<Service> {
+  const log = opts.log ?? createLogger({ level: config.logLevel });
+  mkdirSync(config.workdir, { recursive: true, mode: 0o700 });
+  const store = Store.open(join(config.workdir, 'pipit.db'));
+  const available = opts.plugins ?? builtinPlugins;
+  const registry = new Registry(available);
+  const auth = new Auth(store, new JwtCodec(loadOrCreateSecret(config.workdir)), {
+    sessionDays: config.http?.session_days ?? 30,
+    loginAttempts: config.http?.login_attempts ?? 10,
+  });
+
+  const services: Services = {
+    deviceId: config.deviceId,
+    log,
+    store,
+    registry,
+    execute: createExecute({ registry, deviceId: config.deviceId, log, services: () => services }),
+    async run(action, args = {}, runOpts = {}) {
+      const { message } = await services.execute(
+        { type: 'request', action, args },
+        { target: 'library', ...runOpts },
+      );
+      if (message.response.errors.length) {
+        throw new PipitError('ACTION_FAILED', message.response.errors.join('\n'), {
+          details: { errors: message.response.errors },
+        });
+      }
+      return message.response.output;
+    },
+  };
+
+  const started: { def: PluginDef; state: unknown }[] = [];
+  try {
+    for (const def of available) {
+      const section = config.plugins.get(def.name);
+      if (!section) continue;
+      const pluginLog = log.child({ plugin: def.name });
+      const state = def.init
+        ? await def.init({ config: section.config, log: pluginLog, services })
+        : undefined;
+      started.push({ def, state });
+      registry.addPlugin({ def, config: section.config, state, actions: compileActions(def) });
+    }
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+
+  let closed = false;
+  return {
+    config,
+    log,
+    store,
+    auth,
+    registry,
+    execute: services.execute,
+    services,
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const { def, state } of started.reverse()) {
+        try {
+          await def.stop?.(state);
+        } catch (err) {
+          log.warn({ err, plugin: def.name }, 'plugin failed to stop cleanly');
+        }
+      }
+      store.close();
+    },
+  };
+}

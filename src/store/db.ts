@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { PipitError } from '../core/errors.ts';
+import { MIGRATIONS } from './migrations.ts';
+
+/**
+ * Opens (creating if needed) the embedded database and applies pending migrations. WAL mode lets the
+ * CLI and a running service share the file; `busy_timeout` makes them wait rather than fail.
+ *
+ * @example
+ * const db = openDatabase('/var/lib/pipit/pipit.db');
+ */
+export function openDatabase(path: string): DatabaseSync {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(path);
+  } catch (err) {
+    throw new PipitError(
+      'UNAVAILABLE',
+      `cannot open the database at ${path}: ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
+  }
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+  migrate(db);
+  return db;
+}
+
+/**
+ * Applies every migration newer than the database's version, each in its own transaction.
+ *
+ * @example
+ * migrate(new DatabaseSync(':memory:'));
+ */
+export function migrate(db: DatabaseSync): number {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)',
+  );
+  const row = db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as {
+    v: number;
+  };
+  const newest = MIGRATIONS.at(-1)?.version ?? 0;
+  if (row.v > newest) {
+    throw new PipitError(
+      'UNAVAILABLE',
+      `the database is at schema version ${row.v}, newer than this Pipit knows (${newest}): upgrade Pipit`,
+    );
+  }
+  let applied = 0;
+  for (const m of MIGRATIONS) {
+    if (m.version <= row.v) continue;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        Date.now() / 1000,
+      );
+      db.exec('COMMIT');
+      applied++;
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw new PipitError('UNAVAILABLE', `database migration ${m.version} (${m.name}) failed`, {
+        cause: err,
+      });
+    }
+  }
+  return applied;
+}

@@ -1,0 +1,61 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { openDatabase } from './db.ts';
+import { PluginKv } from './plugin-kv.ts';
+import { Sessions } from './sessions.ts';
+import { Tokens } from './tokens.ts';
+import { Users } from './users.ts';
+import { Variables } from './variables.ts';
+
+/**
+ * The embedded database and its tables. One per process; the CLI and a running service may open
+ * the same file at once (WAL), and `changedElsewhere()` tells caches when the other one wrote.
+ *
+ * @example
+ * const store = Store.open('/var/lib/pipit/pipit.db');
+ * store.variables.set('x', 1);
+ * store.close();
+ */
+export class Store {
+  readonly db: DatabaseSync;
+  readonly users: Users;
+  readonly sessions: Sessions;
+  readonly tokens: Tokens;
+  readonly variables: Variables;
+  private dataVersion: number;
+
+  private constructor(db: DatabaseSync) {
+    this.db = db;
+    this.users = new Users(db);
+    this.sessions = new Sessions(db);
+    this.tokens = new Tokens(db);
+    this.variables = new Variables(db);
+    this.dataVersion = this.readDataVersion();
+  }
+
+  static open(path: string): Store {
+    return new Store(openDatabase(path));
+  }
+
+  pluginKv(plugin: string): PluginKv {
+    return new PluginKv(this.db, plugin);
+  }
+
+  private readDataVersion(): number {
+    return (this.db.prepare('PRAGMA data_version').get() as { data_version: number }).data_version;
+  }
+
+  /**
+   * True when another connection (e.g. `pipit token revoke` in another process) committed since the
+   * last call. SQLite's data_version costs a few microseconds, cheap enough for every request.
+   */
+  changedElsewhere(): boolean {
+    const now = this.readDataVersion();
+    if (now === this.dataVersion) return false;
+    this.dataVersion = now;
+    return true;
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+}

@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/config/load.ts';
+import { createLogger } from '../../src/core/logger.ts';
+import { buildHttpApp } from '../../src/http/server.ts';
+import { builtinPlugins } from '../../src/plugins/index.ts';
+import { createService } from '../../src/service.ts';
+import type { Service } from '../../src/service.ts';
+
+/** A temporary directory removed by `cleanup()`. */
+export function tempDir(prefix = 'pipit-test-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A service with an HTTP app (not listening) on a fresh workdir; `close()` removes everything. */
+export interface TestApp {
+  service: Service;
+  app: FastifyInstance;
+  dir: string;
+  configPath: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds a service + HTTP app from a YAML snippet appended to a minimal config.
+ *
+ * @example
+ * const t = await makeApp('procedure.x:\n  - action: utils.echo');
+ */
+export async function makeApp(extraYaml = '', opts: { dir?: string } = {}): Promise<TestApp> {
+  const owned = opts.dir ? undefined : tempDir();
+  const dir = opts.dir ?? owned!.dir;
+  const configPath = join(dir, 'config.yaml');
+  writeFileSync(
+    configPath,
+    `device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${extraYaml}`,
+  );
+  const config = loadConfig({ path: configPath, plugins: builtinPlugins });
+  const service = await createService(config, { log: createLogger({ level: 'silent' }) });
+  const app = await buildHttpApp(service);
+  await app.ready();
+  return {
+    service,
+    app,
+    dir,
+    configPath,
+    async close() {
+      await app.close();
+      await service.close();
+      owned?.cleanup();
+    },
+  };
+}
+
+/** Registers the first user through the API and returns a bearer token for them. */
+export async function registerAndToken(app: FastifyInstance, username = 'ada', password = 'correct horse battery'): Promise<string> {
+  const reg = await app.inject({ method: 'POST', url: '/register', payload: { username, password } });
+  if (reg.statusCode !== 201) throw new Error(`register failed: ${reg.statusCode} ${reg.body}`);
+  const res = await app.inject({ method: 'POST', url: '/auth', payload: { username, password } });
+  if (res.statusCode !== 200) throw new Error(`auth failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { token: string }).token;
+}
