@@ -9,7 +9,7 @@ import type { IfStep, ProcedureDefinition, Step } from './dsl-types.ts';
 import type { CompiledExpression } from './expression.ts';
 import { compileTemplate, splitTemplate } from './template.ts';
 import type { CompiledTemplate } from './template.ts';
-import { FORBIDDEN_NAMES } from './values.ts';
+import { FORBIDDEN_NAMES, isPlainObject } from './values.ts';
 
 export type * from './dsl-types.ts';
 
@@ -74,7 +74,9 @@ function check<S extends z.ZodType>(schema: S, value: unknown, path: string): z.
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const where = issue && issue.path.length > 0 ? ` "${issue.path.map(String).join('.')}"` : '';
-  return invalid(path + where, issue?.message ?? 'invalid');
+  // A bad record key nests the useful message one level down.
+  const inner = issue?.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+  return invalid(path + where, inner ?? issue?.message ?? 'invalid');
 }
 
 /** Compiles, turning expression syntax errors into CONFIG_INVALID errors with the step path. */
@@ -159,8 +161,11 @@ function parseObject(
   | { kind: 'else'; steps: Step[] } {
   if (Object.hasOwn(step, 'action')) {
     const input = check(ActionStepSchema, step, path);
-    const args: CompiledTemplate = compileAt(path, () => compileTemplate(input.args ?? {}));
-    if (typeof input.args === 'string') singleExpression(input.args, path, 'args: ${expression}');
+    // Templates are compiled from the raw value: zod's record output re-creates objects with plain
+    // assignment, which would turn a `__proto__` key into a prototype instead of keeping it as data.
+    const rawArgs = step.args ?? {};
+    const args: CompiledTemplate = compileAt(path, () => compileTemplate(rawArgs));
+    if (typeof rawArgs === 'string') singleExpression(rawArgs, path, 'args: ${expression}');
     return {
       kind: 'action',
       path,
@@ -170,16 +175,22 @@ function parseObject(
     };
   }
   if (Object.hasOwn(step, 'set')) {
-    const input = check(SetStepSchema, step, path);
-    const assignments = Object.keys(input.set).map((name) => ({
+    const raw = step.set;
+    // Keys are checked on the raw object first: zod's record silently drops `__proto__`.
+    if (isPlainObject(raw)) {
+      for (const name of Object.keys(raw)) check(VariableName, name, `${path} "set.${name}"`);
+    }
+    check(SetStepSchema, step, path);
+    const values = raw as Record<string, unknown>;
+    const assignments = Object.keys(values).map((name) => ({
       name,
-      value: compileAt(`${path} > set ${name}`, () => compileTemplate(input.set[name])),
+      value: compileAt(`${path} > set ${name}`, () => compileTemplate(values[name])),
     }));
     return { kind: 'set', path, assignments };
   }
   if (Object.hasOwn(step, 'return')) {
-    const input = check(ReturnStepSchema, step, path);
-    return { kind: 'return', path, value: compileAt(path, () => compileTemplate(input.return)) };
+    check(ReturnStepSchema, step, path);
+    return { kind: 'return', path, value: compileAt(path, () => compileTemplate(step.return)) };
   }
   const keys = Object.keys(step);
   const key = keys[0];
