@@ -1,0 +1,16 @@
+/**
+ * Pipit as a library: `run()` actions and procedures in-process, `Config.init()` to choose the
+ * configuration, and the helpers to write plugins.
+ *
+ * @example
+ * import { Config, run } from 'pipit';
+ * Config.init('./config.yaml');
+ * console.log(await run('utils.echo', { text: 'hi' }));
+ */
+export { Config, run, shutdown } from './library.ts';
+export { defineAction, definePlugin, actionsFor } from './core/action.ts';
+export type { ActionContext, ActionDef, PluginDef } from './core/action.ts';
+export { PipitError, ErrorCodes } from './core/errors.ts';
+export type { ErrorCode } from './core/errors.ts';
+export type { ResponseMessage, Request } from './core/messages.ts';
+export { startPipit, resolveConfig } from './runtime.ts';

@@ -1,0 +1,87 @@
+import { loadConfig } from './config/load.ts';
+import type { LoadedConfig } from './config/load.ts';
+import { findConfig } from './config/paths.ts';
+import { PipitError } from './core/errors.ts';
+import { createLogger } from './core/logger.ts';
+import { builtinPlugins } from './plugins/index.ts';
+import { createService } from './service.ts';
+import type { Service } from './service.ts';
+
+let configPath: string | null | undefined;
+let current: Promise<Service> | undefined;
+let attached: Service | undefined;
+
+/**
+ * The configuration used by {@link run}. `Config.init(path)` is optional; without it the default
+ * search order applies (and, when no file exists, the embedded defaults, without HTTP).
+ *
+ * @example
+ * Config.init('/etc/pipit/config.yaml');
+ * await run('utils.echo', { text: 'hi' });
+ */
+export const Config = {
+  /** Chooses the configuration file for later `run()` calls (re-initialising if one was loaded). */
+  init(path?: string): LoadedConfig {
+    const resolved = findConfig({ explicit: path });
+    const config = loadConfig({ path: resolved, plugins: builtinPlugins });
+    configPath = resolved;
+    const previous = current;
+    current = undefined;
+    void previous?.then((s) => s.close());
+    return config;
+  },
+};
+
+/** Used by the service itself so that scripts it loads call into it, not into a second instance. */
+export function attachService(service: Service | undefined): void {
+  attached = service;
+}
+
+function service(): Promise<Service> {
+  if (attached) return Promise.resolve(attached);
+  current ??= (async () => {
+    const path = configPath === undefined ? findConfig({}) : configPath;
+    const config = loadConfig({ path, plugins: builtinPlugins });
+    return createService(config, {
+      log: createLogger({ level: process.env.PIPIT_LOG_LEVEL ?? 'warn' }),
+    });
+  })();
+  return current;
+}
+
+/**
+ * Runs an action or procedure in-process and returns its output. Throws a PipitError (code
+ * ACTION_FAILED, or BAD_REQUEST / INVALID_ARGUMENTS / NOT_FOUND) whose `details.errors` holds the
+ * response's `errors`.
+ *
+ * @example
+ * import { run } from 'pipit';
+ * const out = await run('utils.echo', { text: 'hi' }); // { text: 'hi' }
+ */
+export async function run(action: string, args: Record<string, unknown> = {}): Promise<unknown> {
+  const svc = await service();
+  const { message, error } = await svc.execute(
+    { type: 'request', action, args },
+    { target: 'library' },
+  );
+  if (error) {
+    throw new PipitError(error.code, message.response.errors.join('\n'), {
+      cause: error,
+      details: { errors: message.response.errors },
+    });
+  }
+  return message.response.output;
+}
+
+/**
+ * Closes the in-process service `run()` opened (database, plugins), so a script can exit promptly.
+ *
+ * @example
+ * await run('variable.set', { x: 1 });
+ * await shutdown();
+ */
+export async function shutdown(): Promise<void> {
+  const pending = current;
+  current = undefined;
+  if (pending) await (await pending).close();
+}
