@@ -1,7 +1,7 @@
 import { isoSeconds } from '../clock.ts';
 import { ApiError } from '../http.ts';
 import type { EmuRequest } from '../http.ts';
-import { pageOf } from '../paging.ts';
+import { pageOf, pageUrl } from '../paging.ts';
 import { isBase62Id } from '../random.ts';
 import type { Playlist, PlaylistItem } from '../state/playlists.ts';
 import { renderPlayable } from '../state/render.ts';
@@ -119,6 +119,9 @@ export function renderPlaylist(ctx: ApiContext, playlist: Playlist) {
       (e) => renderEntry(ctx, e),
       `/v1/playlists/${playlist.id}/items`,
     );
+    // The embedded page is 100 long (observed), but /items only accepts limit <= 50 in
+    // Development Mode, so the link continues in pages of 50 rather than handing out a 400.
+    if (page.next !== null) page.next = pageUrl({ ...itemsReq, path: `/v1/playlists/${playlist.id}/items` }, 100, 50);
     out.items = page;
     if (ctx.state.config.legacyPlaylistFieldAliases) out.tracks = page;
   }
