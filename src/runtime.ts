@@ -35,6 +35,25 @@ export function resolveConfig(opts: { explicit?: string | undefined; writeDefaul
   return { config: loadConfig({ path, plugins: builtinPlugins }), created };
 }
 
+/** How long in-flight requests get to finish on shutdown before their connections are cut. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+// server.close() waits for every connection, and a client's keep-alive connection that goes idle
+// after its last response would hold shutdown open: drop idle ones as they appear, and cut the
+// rest when the grace period is over.
+async function closeGracefully(app: FastifyInstance, graceMs: number): Promise<void> {
+  const started = Date.now();
+  const timer = setInterval(() => {
+    if (Date.now() - started > graceMs) app.server.closeAllConnections();
+    else app.server.closeIdleConnections();
+  }, 50);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** A started instance: the service and, when `backend.http` is configured, its listening server. */
 export interface Running {
   service: Service;
@@ -82,7 +101,7 @@ export async function startPipit(
     url,
     stop() {
       stopping ??= (async () => {
-        await app?.close();
+        if (app) await closeGracefully(app, SHUTDOWN_GRACE_MS);
         await service.close();
         log.info('Pipit stopped');
       })();

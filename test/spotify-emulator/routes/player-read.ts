@@ -1,4 +1,3 @@
-import { isoSeconds } from '../clock.ts';
 import { ApiError } from '../http.ts';
 import { pageParams, STANDARD_PAGE } from '../paging.ts';
 import { renderContext, renderPlayable, renderTrack } from '../state/render.ts';
@@ -71,7 +70,8 @@ function recentlyPlayed(ctx: ApiContext) {
     href,
     items: page.map((h) => ({
       track: renderTrack(ctx.state.render, h.uri.split(':')[2]!),
-      played_at: isoSeconds(h.playedAt),
+      // With milliseconds (as the live API sends), so played_at and the ms cursors agree.
+      played_at: new Date(h.playedAt).toISOString(),
       context: h.contextUri ? renderContext(ctx.state.render, h.contextUri) : null,
     })),
     limit,

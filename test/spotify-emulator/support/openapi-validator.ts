@@ -181,9 +181,11 @@ export class OpenApiValidator {
     const declared = responses[String(status)];
     const isJson = contentType.includes('application/json');
     const parsed = (): unknown => JSON.parse(responseText);
-    // The live API's player quirks (NOTES §0.6, §3.2): 200 + opaque text for 204 commands, 202 on play.
+    // The live API's player quirks (NOTES §0.6, §0.7, §3.2): 200 + opaque text for 204 commands,
+    // 202 on play, 204 from currently-playing when nothing plays.
     if (!declared && status === 200 && responses['204'] && contentType.startsWith('text/plain')) return [];
     if (!declared && status === 202 && op.template === '/me/player/play' && responseText === '') return [];
+    if (!declared && status === 204 && op.template === '/me/player/currently-playing' && responseText === '') return [];
     if (!declared || (status >= 400 && op.template.startsWith('/me/library'))) {
       if (status < 400) return [`status ${status} is not declared`];
       if (responseText === '' && (status === 429 || status >= 500)) return [];

@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+
+/** The CLI entry point, run from source by Node 24's type stripping. */
+export const CLI = join(import.meta.dirname, '../../src/cli/main.ts');
+
+/** A `pipit start` child process. */
+export interface PipitProcess {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  logs: string[];
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts `pipit start --config <path>` and resolves once its log says where it listens.
+ *
+ * @example
+ * const p = await startPipitProcess(configPath);
+ * await fetch(`${p.url}/auth/status`);
+ * await p.stop();
+ */
+export async function startPipitProcess(configPath: string, env: NodeJS.ProcessEnv = {}): Promise<PipitProcess> {
+  const child = spawn(process.execPath, [CLI, 'start', '--config', configPath], {
+    env: { ...process.env, PIPIT_LOG_LEVEL: 'info', ...env },
+  });
+  const logs: string[] = [];
+  let buffer = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split('\n');
+      buffer = lines.pop()!;
+      for (const line of lines) {
+        logs.push(line);
+        const match = /Pipit listening on (\S+?)"/.exec(line);
+        if (match) resolve(match[1]!);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (c: Buffer) => logs.push(c.toString()));
+    child.once('exit', (code) => reject(new Error(`pipit exited with ${code} before listening:\n${logs.join('\n')}`)));
+  });
+  return {
+    child,
+    url,
+    logs,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const [code] = (await once(child, 'exit')) as [number | null];
+      return code;
+    },
+  };
+}
+
+/**
+ * Runs a CLI command to completion.
+ *
+ * @example
+ * const { code, stdout } = await runCli(['run', 'utils.echo', 'a=1'], { cwd: dir });
+ */
+export async function runCli(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, PIPIT_LOG_LEVEL: 'warn', ...opts.env },
+    cwd: opts.cwd,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdin.end(opts.input ?? '');
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
