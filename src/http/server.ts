@@ -11,6 +11,7 @@ import { sendError } from './reply.ts';
 import { authRoutes } from './routes/auth.ts';
 import { executeRoute } from './routes/execute.ts';
 import { tokenRoutes } from './routes/tokens.ts';
+import { serveSpaFallback, uiRoutes, wantsSpaPage } from './routes/ui.ts';
 
 // Fastify's own errors (body parsing, limits) in Pipit's terms, with messages that say the fix.
 function fromFastifyError(err: FastifyError, maxBody: number): PipitError | undefined {
