@@ -64,15 +64,22 @@ const ERROR_ENVELOPE: Schema = {
 };
 
 // OpenAPI 3.0 → JSON Schema: `nullable` becomes a null type/alternative; `discriminator` is
-// dropped (each oneOf branch already pins `type` with an enum).
-function convert(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(convert);
+// dropped (each oneOf branch already pins `type` with an enum). `partial` drops `required`, for
+// responses projected with `fields=` (they contain only the selected keys by design).
+function convert(node: unknown, partial = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => convert(n, partial));
   if (node === null || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [key, value] of Object.entries(node as Json)) {
     if (key === 'discriminator' || key === 'nullable' || key === 'example' || key.startsWith('x-')) continue;
-    if (key === '$ref' && typeof value === 'string') out.$ref = value.replace(/^#\//, 'spotify.json#/');
-    else out[key] = convert(value);
+    if (partial && key === 'required' && Array.isArray(value)) continue;
+    // A projection may drop `type`, so track/episode branches can no longer be told apart.
+    if (partial && key === 'oneOf') {
+      out.anyOf = convert(value, partial);
+      continue;
+    }
+    if (key === '$ref' && typeof value === 'string') out.$ref = value.replace(/^#\//, partial ? 'spotify-partial.json#/' : 'spotify.json#/');
+    else out[key] = convert(value, partial);
   }
   if ((node as Json).nullable === true) {
     if (typeof out.type === 'string' && out.enum === undefined) out.type = [out.type, 'null'];
@@ -87,6 +94,7 @@ export class OpenApiValidator {
   readonly #ajv: Ajv;
   readonly #ops: Operation[] = [];
   readonly #cache = new Map<Schema, ValidateFunction>();
+  readonly #partialCache = new Map<Schema, ValidateFunction>();
   /** `METHOD /v1/template` → statuses validated. */
   readonly covered = new Map<string, Set<number>>();
 
@@ -106,6 +114,7 @@ export class OpenApiValidator {
     addFormats(this.#ajv);
     this.#ajv.addFormat('int32', true).addFormat('int64', true);
     this.#ajv.addSchema({ $id: 'spotify.json', components: { schemas: convert(schemas) } });
+    this.#ajv.addSchema({ $id: 'spotify-partial.json', components: { schemas: convert(schemas, true) } });
     for (const [template, item] of Object.entries(this.#doc.paths as Record<string, Json>)) {
       for (const [method, op] of Object.entries(item)) {
         if (typeof op !== 'object' || op === null || !('responses' in op)) continue;
@@ -126,11 +135,12 @@ export class OpenApiValidator {
     return current;
   }
 
-  #check(schema: Schema, value: unknown, where: string): string[] {
-    let fn = this.#cache.get(schema);
+  #check(schema: Schema, value: unknown, where: string, partial = false): string[] {
+    const cache = partial ? this.#partialCache : this.#cache;
+    let fn = cache.get(schema);
     if (!fn) {
-      fn = this.#ajv.compile(convert(schema) as Schema);
-      this.#cache.set(schema, fn);
+      fn = this.#ajv.compile(convert(schema, partial) as Schema);
+      cache.set(schema, fn);
     }
     if (fn(value)) return [];
     return (fn.errors ?? []).slice(0, 8).map((e: ErrorObject) => `${where}${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
@@ -200,7 +210,7 @@ export class OpenApiValidator {
     const schema = ((resolved.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Schema | undefined;
     if (!schema) return responseText === '' ? [] : [`status ${status} declares no body but got ${responseText.slice(0, 60)}`];
     if (!isJson) return [`status ${status} expects JSON, got content-type "${contentType}"`];
-    return this.#check(schema, parsed(), 'response');
+    return this.#check(schema, parsed(), 'response', exchange.url.searchParams.has('fields'));
   }
 
   /**
