@@ -65,7 +65,7 @@ export function kindMatches(pattern: string, fqKind: string): boolean {
 }
 
 function invalid(path: string, what: string): never {
-  throw new PipitError('CONFIG_INVALID', `condition ${path}: ${what}`);
+  throw new PipitError('CONFIG_INVALID', `condition${path ? ` ${path}` : ''}: ${what}`);
 }
 
 /** Reads a field the way expressions do: own data properties only, never inherited ones. */
