@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineAction, definePlugin } from '../../src/core/action.ts';
+import { coerceValue } from '../../src/core/coerce.ts';
+import { createExecute, MAX_PROCEDURE_DEPTH } from '../../src/core/execute.ts';
+import { createLogger } from '../../src/core/logger.ts';
+import { compileActions, Registry } from '../../src/core/registry.ts';
+import type { Services } from '../../src/core/services.ts';
+
+const music = definePlugin({
+  name: 'music.fake',
+  aliases: ['music.streaming'],
+  summary: 'A fake music plugin.',
+  actions: [
+    defineAction({
+      name: 'set_volume',
+      summary: 'Sets the volume.',
+      params: {
+        volume: z.number().int().min(0).max(100).describe('percentage 0 to 100'),
+        device: z.string().nullable().optional().describe('device id or name'),
+      },
+      run: ({ volume }) => ({ volume }),
+    }),
+    defineAction({
+      name: 'search',
+      summary: 'Searches.',
+      params: { limit: z.number().int().default(50), random: z.boolean().optional() },
+      extraArgs: true,
+      run: (args) => args,
+    }),
+    defineAction({
+      name: 'boom',
+      summary: 'Fails.',
+      params: {},
+      run: () => {
+        throw new Error('upstream said no');
+      },
+    }),
+  ],
+});
+
+function setup() {
+  const registry = new Registry([music]);
+  registry.addPlugin({ def: music, config: {}, state: undefined, actions: compileActions(music) });
+  const log = createLogger({ level: 'silent' });
+  const services = {} as Services;
+  const execute = createExecute({ registry, deviceId: 'dev', log, services: () => services });
+  services.execute = execute;
+  return { registry, execute };
+}
+
+const call = (execute: ReturnType<typeof setup>['execute'], action: string, args?: unknown) =>
+  execute({ type: 'request', action, args }, { target: 'test' });
+
+describe('execute()', () => {
+  it('resolves dotted plugin names and aliases to the same action', async () => {
+    const { execute } = setup();
+    const a = await call(execute, 'music.fake.set_volume', { volume: 30 });
+    const b = await call(execute, 'music.streaming.set_volume', { volume: '30' });
+    expect(a.message.response.output).toEqual({ volume: 30 });
+    expect(b.message.response.output).toEqual({ volume: 30 });
+  });
+
+  it('applies defaults and passes declared extras through', async () => {
+    const { execute } = setup();
+    const res = await call(execute, 'music.streaming.search', { artist: 'Nina', random: 'true' });
+    expect(res.message.response.output).toEqual({ limit: 50, artist: 'Nina', random: true });
+  });
+
+  it('names the argument, its description, the bad value and the range', async () => {
+    const { execute } = setup();
+    const res = await call(execute, 'music.fake.set_volume', { volume: 150 });
+    expect(res.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(res.message.response.errors[0]).toMatch(
+      /music\.fake\.set_volume: argument "volume" \(percentage 0 to 100\): .*100.*; got 150/,
+    );
+  });
+
+  it('turns an exception inside the action into ACTION_FAILED with its message', async () => {
+    const { execute } = setup();
+    const res = await call(execute, 'music.fake.boom');
+    expect(res.error?.code).toBe('ACTION_FAILED');
+    expect(res.message.response).toEqual({
+      output: { success: false },
+      errors: ['upstream said no'],
+    });
+  });
+
+  it('stops procedures that call themselves', async () => {
+    const { registry, execute } = setup();
+    registry.addProcedure({
+      name: 'loop',
+      params: [],
+      summary: 'calls itself',
+      source: 'test',
+      run: async (_args, ctx) => {
+        const r = await execute(
+          { type: 'request', action: 'procedure.loop' },
+          { target: 'test', depth: ctx.depth },
+        );
+        if (r.error) throw r.error;
+        return r.message.response.output;
+      },
+    });
+    const res = await call(execute, 'procedure.loop');
+    expect(res.message.response.errors[0]).toContain(`deeper than ${MAX_PROCEDURE_DEPTH}`);
+  });
+
+  it('lists the catalog with JSON Schema, defaults and descriptions from the same definitions', () => {
+    const { registry } = setup();
+    const [plugin] = registry.catalog();
+    const vol = plugin!.actions.find((a) => a.name === 'music.fake.set_volume')!;
+    expect(vol.params).toMatchObject({
+      type: 'object',
+      required: ['volume'],
+      properties: {
+        volume: { type: 'integer', minimum: 0, maximum: 100, description: 'percentage 0 to 100' },
+      },
+    });
+    const search = plugin!.actions.find((a) => a.name === 'music.fake.search')!;
+    expect(search.extraArgs).toBe(true);
+    expect((search.params.properties as Record<string, { default?: unknown }>).limit!.default).toBe(
+      50,
+    );
+  });
+});
+
+describe('coercion', () => {
+  it.each([
+    [z.number(), '50', 50],
+    [z.number(), ' 2.5 ', 2.5],
+    [z.number(), '1e3', 1000],
+    [z.number(), 'fifty', 'fifty'],
+    [z.number(), '', ''],
+    [z.boolean(), 'true', true],
+    [z.boolean(), 'FALSE', false],
+    [z.boolean(), 'yes', 'yes'],
+    [z.string(), '50', '50'],
+    [z.union([z.string(), z.number()]), '50', '50'],
+    [z.number().nullable().optional(), '7', 7],
+    [z.array(z.number()), '7', '7'],
+  ])('%# coerces only where a number or boolean is the only reading', (schema, input, expected) => {
+    expect(coerceValue(schema, input)).toEqual(expected);
+  });
+});

@@ -1,0 +1,78 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/service.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+describe('library use from a script outside the repository', () => {
+  let dir: string;
+  let cleanup: () => void;
+
+  beforeAll(() => {
+    if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
+      execFileSync(process.execPath, [
+        join(ROOT, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        join(ROOT, 'tsconfig.build.json'),
+      ]);
+    }
+    ({ dir, cleanup } = tempDir('pipit-lib-'));
+    // What `npm install ../pipit` makes: a package depending on Pipit by path.
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(ROOT, join(dir, 'node_modules', 'pipit'), 'dir');
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ type: 'module', dependencies: { pipit: `file:${ROOT}` } }),
+    );
+    writeFileSync(join(dir, 'config.yaml'), 'device_id: lib-host\nworkdir: ./data\n');
+  });
+  afterAll(() => cleanup());
+
+  const script = (name: string, body: string) => {
+    writeFileSync(join(dir, name), body);
+    const res = spawnSync(process.execPath, [join(dir, name)], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, PIPIT_LOG_LEVEL: 'silent' },
+    });
+    return { code: res.status, out: res.stdout.trim(), err: res.stderr };
+  };
+
+  it('runs actions with Config.init, returns outputs and throws with the errors', () => {
+    const res = script(
+      'script.mjs',
+      `import { Config, run, shutdown } from 'pipit';
+       Config.init('./config.yaml');
+       const echo = await run('utils.echo', { text: 'hi' });
+       await run('variable.set', { counter: 41 });
+       const got = await run('variable.get', { name: 'counter' });
+       let failure;
+       try { await run('utils.sleep', { seconds: 'later' }); } catch (e) { failure = { code: e.code, errors: e.details.errors }; }
+       let missing;
+       try { await run('nope.thing'); } catch (e) { missing = e.code; }
+       await shutdown();
+       console.log(JSON.stringify({ echo, got, failure, missing }));`,
+    );
+    expect(res.err).toBe('');
+    expect(res.code).toBe(0);
+    const out = JSON.parse(res.out);
+    expect(out.echo).toEqual({ text: 'hi' });
+    expect(out.got).toEqual({ counter: 41 });
+    expect(out.failure.code).toBe('INVALID_ARGUMENTS');
+    expect(out.failure.errors[0]).toMatch(/"seconds".*"later"/);
+    expect(out.missing).toBe('NOT_FOUND');
+  });
+
+  it('finds ./config.yaml without Config.init and sees the same stored variables', () => {
+    const res = script(
+      'again.mjs',
+      `import { run, shutdown } from 'pipit';
+       console.log(JSON.stringify(await run('variable.get', { name: 'counter' })));
+       await shutdown();`,
+    );
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.out)).toEqual({ counter: 41 });
+  });
+});
