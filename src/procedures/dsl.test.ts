@@ -102,7 +102,7 @@ procedure.morning(volume, device):
     expect(forStep.steps[0]).toMatchObject({ kind: 'action', ignoreErrors: true });
     expect(forStep.steps[1]).toMatchObject({
       kind: 'continue',
-      path: 'procedure.morning step 5 > for step 2',
+      path: 'procedure.morning step 5 > for > step 2',
     });
     expect((proc.steps[3] as ForStep).parallel).toBe(true);
   });
@@ -121,7 +121,7 @@ procedure.morning(volume, device):
           { action: 'a.b' },
           { 'if ${x}': [{ action: 'a.b', args: { v: '${1 +}' } }] },
         ]),
-      /^procedure\.morning step 2 > if step 1: expression "1 \+": syntax error/,
+      /^procedure\.morning step 2 > if > step 1: expression "1 \+": syntax error/,
     );
     invalid(
       () => parseProcedure('procedure.p', [{ 'while ${process.exit()}': [] }]),
@@ -160,7 +160,7 @@ procedure.morning(volume, device):
       [[{ 'for x in l': [] }], /unknown step key/],
       [['break'], /step 1: 'break' outside a for\/while loop/],
       [['continue'], /'continue' outside/],
-      [[{ 'fork x in ${l}': ['break'] }], /fork step 1: 'break' inside fork/],
+      [[{ 'fork x in ${l}': ['break'] }], /step 1 > fork > step 1: 'break' inside fork/],
       [['jump'], /unknown step "jump"/],
       [[{ 'if ${x}': 'not a list' }], /step 1 > if/],
     ];

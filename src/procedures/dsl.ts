@@ -213,7 +213,7 @@ function parseList(body: unknown, path: string, scope: Scope): Step[] {
   // The if that a following elif/else attaches to; cleared once an else closes it.
   let openIf: IfStep | null = null;
   items.forEach((raw, index) => {
-    const stepPath = `${path} step ${index + 1}`;
+    const stepPath = `${path}${scope.depth === 0 ? '' : ' >'} step ${index + 1}`;
     let parsed;
     if (typeof raw === 'string') parsed = parseString(raw, stepPath, scope);
     else if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {

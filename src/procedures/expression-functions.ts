@@ -6,7 +6,6 @@ import {
   MAX_ARRAY_LENGTH,
   MAX_STRING_LENGTH,
   deepEqual,
-  defineOwn,
   isPlainObject,
   isTruthy,
   readOwn,
@@ -14,7 +13,12 @@ import {
   typeName,
 } from './values.ts';
 
-/** Thrown by a function on bad arguments; the evaluator adds the expression text and the code. */
+/**
+ * Thrown by a function on bad arguments; the evaluator adds the expression text and the code.
+ *
+ * @example
+ * throw new FunctionArgumentError('len() takes 1 argument(s), got 2');
+ */
 export class FunctionArgumentError extends Error {}
 
 type Fn = (...args: unknown[]) => unknown;
@@ -36,7 +40,12 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && !Number.isNaN(v);
 const isArray = (v: unknown): v is unknown[] => Array.isArray(v);
 
-/** Checks a produced string against the size limit. */
+/**
+ * Checks a produced string against the size limit.
+ *
+ * @example
+ * boundedString('join', text); // text, or throws FunctionArgumentError when too long
+ */
 export function boundedString(name: string, value: string): string {
   if (value.length > MAX_STRING_LENGTH) {
     throw new FunctionArgumentError(`${name}: result longer than ${MAX_STRING_LENGTH} characters`);
@@ -257,11 +266,4 @@ export const FUNCTION_NAMES: readonly string[] = [...registry.keys()].sort();
  */
 export function lookupFunction(name: string): Fn | undefined {
   return registry.get(name);
-}
-
-/** Copies a plain object into a fresh one key by key, so `__proto__` keys stay inert data. */
-export function copyObject(source: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) defineOwn(out, key, source[key]);
-  return out;
 }

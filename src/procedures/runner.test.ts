@@ -200,7 +200,7 @@ describe('runProcedure', () => {
     );
     const err = await rejection(runSteps(steps, {}, deps));
     expect(err.code).toBe('ACTION_FAILED');
-    expect(err.message).toBe('procedure.p step 1 > fork step 1 (a.b) failed: device offline');
+    expect(err.message).toBe('procedure.p step 1 > fork > step 1 (a.b) failed: device offline');
     expect(calls.map((c) => c.args.x)).toEqual([0, 1]);
   });
 
@@ -252,7 +252,7 @@ describe('runProcedure', () => {
     const err = await rejection(runProcedure(proc, {}, deps));
     expect(err.code).toBe('ACTION_FAILED');
     expect(err.message).toBe(
-      'procedure.morning step 2 > if step 1 (music.spotify.play) failed: no active device; retry later',
+      'procedure.morning step 2 > if > step 1 (music.spotify.play) failed: no active device; retry later',
     );
     expect(err.details).toMatchObject({
       action: 'music.spotify.play',
@@ -300,7 +300,7 @@ describe('runProcedure', () => {
     );
     expect(err.code).toBe('INVALID_ARGUMENTS');
     expect(err.message).toMatch(
-      /^procedure\.p step 1 > if step 1: expression "missing": unknown variable 'missing'/,
+      /^procedure\.p step 1 > if > step 1: expression "missing": unknown variable 'missing'/,
     );
   });
 
