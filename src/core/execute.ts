@@ -32,7 +32,7 @@ export type Execute = (request: unknown, opts: ExecuteOptions) => Promise<Execut
 
 function rawId(raw: unknown): string | undefined {
   if (raw && typeof raw === 'object' && 'id' in raw) {
-    const id = (raw as { id: unknown }).id;
+    const { id } = raw;
     if ((typeof id === 'string' && id.length <= 128) || typeof id === 'number') return String(id);
   }
   return undefined;

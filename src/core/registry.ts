@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { compileAction } from './action.ts';
-import type { CompiledAction, PluginDef } from './action.ts';
+import type { ActionDef, CompiledAction, ParamShape, PluginDef } from './action.ts';
 import { PipitError } from './errors.ts';
 import { didYouMean } from './suggest.ts';
 
@@ -182,7 +182,7 @@ export function compileActions(def: PluginDef): Map<string, CompiledAction> {
   for (const action of def.actions) {
     if (map.has(action.name))
       throw new Error(`plugin ${def.name} defines action ${action.name} twice`);
-    map.set(action.name, compileAction(action) as CompiledAction);
+    map.set(action.name, compileAction<unknown>(action as ActionDef<ParamShape>));
   }
   return map;
 }

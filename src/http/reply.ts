@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { PipitError, toPipitError } from '../core/errors.ts';
 import { buildResponse } from '../core/messages.ts';
 import { httpStatus } from './error-status.ts';

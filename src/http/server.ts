@@ -58,11 +58,13 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
       'CONFIG_INVALID',
       'the HTTP backend is not enabled: add a "backend.http:" section',
     );
+  // Typed as fastify's logger so the app keeps fastify's default generics.
+  const logger: FastifyBaseLogger = service.log.child(
+    { component: 'http' },
+    { serializers: logSerializers },
+  );
   const app = Fastify({
-    loggerInstance: service.log.child(
-      { component: 'http' },
-      { serializers: logSerializers },
-    ) as FastifyBaseLogger,
+    loggerInstance: logger,
     bodyLimit: http.max_body_bytes,
     trustProxy: http.trust_proxy,
     return503OnClosing: true,
@@ -89,12 +91,15 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
       err instanceof PipitError ? err : (fromFastifyError(err, http.max_body_bytes) ?? err);
     return sendError(reply, mapped, service.config.deviceId);
   });
+  const hasUi = await uiRoutes(app);
   app.setNotFoundHandler((req, reply) =>
-    sendError(
-      reply,
-      new PipitError('NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`),
-      service.config.deviceId,
-    ),
+    hasUi && wantsSpaPage(req)
+      ? serveSpaFallback(reply)
+      : sendError(
+          reply,
+          new PipitError('NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`),
+          service.config.deviceId,
+        ),
   );
 
   executeRoute(app, service);

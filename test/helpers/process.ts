@@ -23,7 +23,10 @@ export interface PipitProcess {
  * await fetch(`${p.url}/auth/status`);
  * await p.stop();
  */
-export async function startPipitProcess(configPath: string, env: NodeJS.ProcessEnv = {}): Promise<PipitProcess> {
+export async function startPipitProcess(
+  configPath: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<PipitProcess> {
   const child = spawn(process.execPath, [CLI, 'start', '--config', configPath], {
     env: { ...process.env, PIPIT_LOG_LEVEL: 'info', ...env },
   });
@@ -42,7 +45,9 @@ export async function startPipitProcess(configPath: string, env: NodeJS.ProcessE
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (c: Buffer) => logs.push(c.toString()));
-    child.once('exit', (code) => reject(new Error(`pipit exited with ${code} before listening:\n${logs.join('\n')}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`pipit exited with ${code} before listening:\n${logs.join('\n')}`)),
+    );
   });
   return {
     child,

@@ -56,10 +56,18 @@ export async function makeApp(extraYaml = '', opts: { dir?: string } = {}): Prom
 }
 
 /** Registers the first user through the API and returns a bearer token for them. */
-export async function registerAndToken(app: FastifyInstance, username = 'ada', password = 'correct horse battery'): Promise<string> {
-  const reg = await app.inject({ method: 'POST', url: '/register', payload: { username, password } });
+export async function registerAndToken(
+  app: FastifyInstance,
+  username = 'ada',
+  password = 'correct horse battery',
+): Promise<string> {
+  const reg = await app.inject({
+    method: 'POST',
+    url: '/register',
+    payload: { username, password },
+  });
   if (reg.statusCode !== 201) throw new Error(`register failed: ${reg.statusCode} ${reg.body}`);
   const res = await app.inject({ method: 'POST', url: '/auth', payload: { username, password } });
   if (res.statusCode !== 200) throw new Error(`auth failed: ${res.statusCode} ${res.body}`);
-  return (res.json() as { token: string }).token;
+  return res.json<{ token: string }>().token;
 }

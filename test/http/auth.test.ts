@@ -19,7 +19,12 @@ describe('authentication', () => {
   afterEach(() => t.close());
 
   const execute = (headers: Record<string, string>) =>
-    t.app.inject({ method: 'POST', url: '/execute', headers, payload: { type: 'request', action: 'utils.echo', args: { x: 1 } } });
+    t.app.inject({
+      method: 'POST',
+      url: '/execute',
+      headers,
+      payload: { type: 'request', action: 'utils.echo', args: { x: 1 } },
+    });
 
   it('answers 412 on protected routes while no user exists, and says how to register', async () => {
     const res = await execute({});
@@ -30,12 +35,20 @@ describe('authentication', () => {
   });
 
   it('registers the first user only, then closes registration with 403', async () => {
-    const first = await t.app.inject({ method: 'POST', url: '/register', payload: { username: 'ada', password: PASSWORD } });
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/register',
+      payload: { username: 'ada', password: PASSWORD },
+    });
     expect(first.statusCode).toBe(201);
     const cookie = cookieOf(first);
     expect(String(first.headers['set-cookie'])).toMatch(/HttpOnly/i);
     expect(String(first.headers['set-cookie'])).toMatch(/SameSite=Strict/i);
-    const second = await t.app.inject({ method: 'POST', url: '/register', payload: { username: 'eve', password: PASSWORD } });
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/register',
+      payload: { username: 'eve', password: PASSWORD },
+    });
     expect(second.statusCode).toBe(403);
     expect(t.service.store.users.list().map((u) => u.username)).toEqual(['ada']);
     const status = await t.app.inject({ method: 'GET', url: '/auth/status', headers: { cookie } });
@@ -43,7 +56,11 @@ describe('authentication', () => {
   });
 
   it('refuses weak passwords and mismatched confirmations without creating a user', async () => {
-    const short = await t.app.inject({ method: 'POST', url: '/register', payload: { username: 'ada', password: 'short' } });
+    const short = await t.app.inject({
+      method: 'POST',
+      url: '/register',
+      payload: { username: 'ada', password: 'short' },
+    });
     expect(short.statusCode).toBe(400);
     expect(short.json().response.errors[0]).toMatch(/8 to 1024 characters/);
     const mismatch = await t.app.inject({
@@ -64,7 +81,11 @@ describe('authentication', () => {
 
   it('lets a session cookie call /execute only with the CSRF token', async () => {
     await registerAndToken(t.app);
-    const login = await t.app.inject({ method: 'POST', url: '/login', payload: { username: 'ada', password: PASSWORD } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/login',
+      payload: { username: 'ada', password: PASSWORD },
+    });
     expect(login.statusCode).toBe(200);
     const cookie = cookieOf(login);
     const csrf = login.json().csrf_token as string;
@@ -75,7 +96,11 @@ describe('authentication', () => {
     expect(withCsrf.statusCode).toBe(200);
     expect(withCsrf.json().response.output).toEqual({ x: 1 });
 
-    const logout = await t.app.inject({ method: 'POST', url: '/logout', headers: { cookie, 'x-csrf-token': csrf } });
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/logout',
+      headers: { cookie, 'x-csrf-token': csrf },
+    });
     expect(logout.statusCode).toBe(200);
     const after = await execute({ cookie, 'x-csrf-token': csrf });
     expect(after.statusCode).toBe(401);
@@ -85,7 +110,11 @@ describe('authentication', () => {
   it('answers 401 with a JSON error for a wrong password on /auth and /login', async () => {
     await registerAndToken(t.app);
     for (const url of ['/auth', '/login']) {
-      const res = await t.app.inject({ method: 'POST', url, payload: { username: 'ada', password: 'wrong password' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        payload: { username: 'ada', password: 'wrong password' },
+      });
       expect(res.statusCode).toBe(401);
       expect(res.json().response.errors).toEqual(['wrong user name or password']);
     }
@@ -94,10 +123,18 @@ describe('authentication', () => {
   it('throttles failed logins per user name with 429 and Retry-After, even for the right password', async () => {
     await registerAndToken(t.app);
     for (let i = 0; i < 10; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/auth', payload: { username: 'ada', password: `wrong ${i}` } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth',
+        payload: { username: 'ada', password: `wrong ${i}` },
+      });
       expect(res.statusCode).toBe(401);
     }
-    const blocked = await t.app.inject({ method: 'POST', url: '/auth', payload: { username: 'ada', password: PASSWORD } });
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: '/auth',
+      payload: { username: 'ada', password: PASSWORD },
+    });
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect(blocked.json().response.errors[0]).toMatch(/try again in \d+ seconds/);
@@ -113,22 +150,32 @@ describe('authentication', () => {
       payload: { password: PASSWORD, name: 'kitchen tablet', expiry_days: 7 },
     });
     expect(created.statusCode).toBe(201);
-    const second = created.json() as { token: string; id: string; expires_at: number };
+    const second = created.json<{ token: string; id: string; expires_at: number }>();
     expect(second.expires_at - Date.now() / 1000).toBeGreaterThan(6.9 * 86400);
     expect((await execute({ authorization: `Bearer ${second.token}` })).statusCode).toBe(200);
 
     const list = await t.app.inject({ method: 'GET', url: '/tokens', headers: auth });
-    const names = (list.json().tokens as { name: string; last_used_at: number | null }[]).map((x) => x.name);
+    const names = (list.json().tokens as { name: string; last_used_at: number | null }[]).map(
+      (x) => x.name,
+    );
     expect(names).toContain('kitchen tablet');
     expect(JSON.stringify(list.json())).not.toContain(second.token);
 
-    const revoke = await t.app.inject({ method: 'DELETE', url: `/tokens/${second.id}`, headers: auth });
+    const revoke = await t.app.inject({
+      method: 'DELETE',
+      url: `/tokens/${second.id}`,
+      headers: auth,
+    });
     expect(revoke.statusCode).toBe(200);
     const afterRevoke = await execute({ authorization: `Bearer ${second.token}` });
     expect(afterRevoke.statusCode).toBe(401);
     expect(afterRevoke.json().response.errors[0]).toMatch(/revoked/);
     expect((await execute(auth)).statusCode).toBe(200);
-    const again = await t.app.inject({ method: 'DELETE', url: `/tokens/${second.id}`, headers: auth });
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: `/tokens/${second.id}`,
+      headers: auth,
+    });
     expect(again.statusCode).toBe(404);
   });
 
@@ -147,8 +194,18 @@ describe('authentication', () => {
   it('answers 401 for an expired token', async () => {
     await registerAndToken(t.app);
     const jwt = new JwtCodec(loadOrCreateSecret(join(t.dir, 'data')));
-    t.service.store.tokens.create({ id: 'old', user_id: 1, name: 'old', expires_at: Date.now() / 1000 - 60 });
-    const expired = await jwt.sign({ sub: 'ada', uid: 1, jti: 'old', exp: Math.floor(Date.now() / 1000) - 60 });
+    t.service.store.tokens.create({
+      id: 'old',
+      user_id: 1,
+      name: 'old',
+      expires_at: Date.now() / 1000 - 60,
+    });
+    const expired = await jwt.sign({
+      sub: 'ada',
+      uid: 1,
+      jti: 'old',
+      exp: Math.floor(Date.now() / 1000) - 60,
+    });
     const res = await execute({ authorization: `Bearer ${expired}` });
     expect(res.statusCode).toBe(401);
     expect(res.json().response.errors[0]).toMatch(/expired/);
@@ -167,7 +224,11 @@ describe('authentication', () => {
   });
 
   it('sends security headers and no CORS headers by default', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/auth/status', headers: { origin: 'https://evil.example' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/auth/status',
+      headers: { origin: 'https://evil.example' },
+    });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();

@@ -20,7 +20,12 @@ describe('POST /execute', () => {
   afterAll(() => t.close());
 
   it('runs an action and answers with the response message', async () => {
-    const res = await exec({ type: 'request', action: 'utils.echo', args: { text: 'hi', n: 2 }, id: 'abc' });
+    const res = await exec({
+      type: 'request',
+      action: 'utils.echo',
+      args: { text: 'hi', n: 2 },
+      id: 'abc',
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
@@ -53,7 +58,11 @@ describe('POST /execute', () => {
   });
 
   it('rejects undeclared arguments and lists the accepted ones', async () => {
-    const res = await exec({ type: 'request', action: 'utils.sleep', args: { seconds: 0, sconds: 1 } });
+    const res = await exec({
+      type: 'request',
+      action: 'utils.sleep',
+      args: { seconds: 0, sconds: 1 },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().response.errors[0]).toMatch(/unknown argument "sconds"; it takes seconds/);
   });
@@ -63,11 +72,31 @@ describe('POST /execute', () => {
     ['a JSON array', '[1,2]', 400, /JSON object/],
     ['missing action', { type: 'request' }, 400, /"action"/],
     ['wrong type', { type: 'event', action: 'utils.echo' }, 400, /"type" must be "request"/],
-    ['args not an object', { type: 'request', action: 'utils.echo', args: [1] }, 400, /"args" must be an object/],
+    [
+      'args not an object',
+      { type: 'request', action: 'utils.echo', args: [1] },
+      400,
+      /"args" must be an object/,
+    ],
     ['unknown plugin', { type: 'request', action: 'nope.echo' }, 404, /no plugin "nope"/],
-    ['unknown action', { type: 'request', action: 'utils.ech' }, 404, /no action "ech". Did you mean "echo"/],
-    ['unknown procedure', { type: 'request', action: 'procedure.nope' }, 404, /no procedure named "nope"/],
-    ['another instance', { type: 'request', action: 'utils.echo', target: 'elsewhere' }, 404, /no instance named "elsewhere"/],
+    [
+      'unknown action',
+      { type: 'request', action: 'utils.ech' },
+      404,
+      /no action "ech". Did you mean "echo"/,
+    ],
+    [
+      'unknown procedure',
+      { type: 'request', action: 'procedure.nope' },
+      404,
+      /no procedure named "nope"/,
+    ],
+    [
+      'another instance',
+      { type: 'request', action: 'utils.echo', target: 'elsewhere' },
+      404,
+      /no instance named "elsewhere"/,
+    ],
   ])('answers %s with a JSON error', async (_name, payload, status, pattern) => {
     const res = await exec(payload);
     expect(res.statusCode).toBe(status);
@@ -78,7 +107,9 @@ describe('POST /execute', () => {
   });
 
   it('refuses a body that is not JSON with 415', async () => {
-    const res = await exec('action=utils.echo', { 'content-type': 'application/x-www-form-urlencoded' });
+    const res = await exec('action=utils.echo', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(res.statusCode).toBe(415);
     expect(res.json().response.errors[0]).toMatch(/Content-Type: application\/json/);
   });
@@ -91,9 +122,16 @@ describe('POST /execute', () => {
   });
 
   it('reports an action failure as 200 with errors', async () => {
-    const res = await exec({ type: 'request', action: 'inspect.get_plugin', args: { name: 'nope' } });
+    const res = await exec({
+      type: 'request',
+      action: 'inspect.get_plugin',
+      args: { name: 'nope' },
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json().response).toEqual({ output: { success: false }, errors: ['inspect.get_plugin: no enabled plugin named "nope"'] });
+    expect(res.json().response).toEqual({
+      output: { success: false },
+      errors: ['inspect.get_plugin: no enabled plugin named "nope"'],
+    });
   });
 
   it.each([
