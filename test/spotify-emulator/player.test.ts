@@ -13,7 +13,10 @@ afterAll(() => h.close());
 const ctl = () => h.emu.control;
 const duration = (uri: string) => ctl().state.catalog.durationOf(uri)!;
 const speaker = () => h.seed.deviceIds.speaker;
-const playlistUris = (id: string) => ctl().state.playlists.byId.get(id)!.items.map((i) => i.uri);
+const playlistUris = (id: string) =>
+  ctl()
+    .state.playlists.byId.get(id)!
+    .items.map((i) => i.uri);
 
 async function playRoadTrip(body: Record<string, unknown> = {}) {
   const res = await h.call('PUT', '/me/player/play', {
@@ -33,11 +36,19 @@ describe('no active device', () => {
   });
 
   test('commands without device_id are 404 NO_ACTIVE_DEVICE, including queue', async () => {
-    const expected = { error: { status: 404, message: 'Player command failed: No active device found', reason: 'NO_ACTIVE_DEVICE' } };
+    const expected = {
+      error: {
+        status: 404,
+        message: 'Player command failed: No active device found',
+        reason: 'NO_ACTIVE_DEVICE',
+      },
+    };
     expect((await h.call('PUT', '/me/player/pause')).json).toEqual(expected);
     expect((await h.call('POST', '/me/player/next')).json).toEqual(expected);
     const track = playlistUris(h.seed.roadTripPlaylistId)[0]!;
-    expect((await h.call('POST', '/me/player/queue', { query: { uri: track } })).json).toEqual(expected);
+    expect((await h.call('POST', '/me/player/queue', { query: { uri: track } })).json).toEqual(
+      expected,
+    );
   });
 
   test('an unknown device_id is 404 "Device not found"', async () => {
@@ -48,27 +59,54 @@ describe('no active device', () => {
   test('a free user gets 403 PREMIUM_REQUIRED on commands but can read state', async () => {
     const token = h.tokenFor(ALL, 'free-tester');
     const res = await h.call('PUT', '/me/player/play', { token, query: { device_id: speaker() } });
-    expect(res.json).toEqual({ error: { status: 403, message: 'Player command failed: Premium required', reason: 'PREMIUM_REQUIRED' } });
+    expect(res.json).toEqual({
+      error: {
+        status: 403,
+        message: 'Player command failed: Premium required',
+        reason: 'PREMIUM_REQUIRED',
+      },
+    });
     expect((await h.call('GET', '/me/player/devices', { token })).status).toBe(200);
   });
 });
 
 describe('transfer', () => {
   test('validates device_ids and activates the device', async () => {
-    expect((await h.call('PUT', '/me/player', { body: {} })).json.error.message).toBe('Required field device_ids missing');
-    expect((await h.call('PUT', '/me/player', { body: { device_ids: [speaker(), h.seed.deviceIds.laptop] } })).status).toBe(400);
-    expect((await h.call('PUT', '/me/player', { body: { device_ids: ['0'.repeat(40)] } })).json.error.message).toBe('Device not found');
-    expect((await h.call('PUT', '/me/player', { body: { device_ids: [speaker()] } })).status).toBe(204);
+    expect((await h.call('PUT', '/me/player', { body: {} })).json.error.message).toBe(
+      'Required field device_ids missing',
+    );
+    expect(
+      (
+        await h.call('PUT', '/me/player', {
+          body: { device_ids: [speaker(), h.seed.deviceIds.laptop] },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await h.call('PUT', '/me/player', { body: { device_ids: ['0'.repeat(40)] } })).json.error
+        .message,
+    ).toBe('Device not found');
+    expect((await h.call('PUT', '/me/player', { body: { device_ids: [speaker()] } })).status).toBe(
+      204,
+    );
     const devices = (await h.call('GET', '/me/player/devices')).json.devices;
-    expect(devices.filter((d: { is_active: boolean }) => d.is_active).map((d: { id: string }) => d.id)).toEqual([speaker()]);
+    expect(
+      devices.filter((d: { is_active: boolean }) => d.is_active).map((d: { id: string }) => d.id),
+    ).toEqual([speaker()]);
     const state = await h.call('GET', '/me/player');
-    expect(state.json).toMatchObject({ is_playing: false, item: null, device: { id: speaker(), is_active: true } });
+    expect(state.json).toMatchObject({
+      is_playing: false,
+      item: null,
+      device: { id: speaker(), is_active: true },
+    });
   });
 
   test('moves a running session; play:true starts a paused one', async () => {
     await playRoadTrip();
     await h.call('PUT', '/me/player/pause');
-    await h.call('PUT', '/me/player', { body: { device_ids: [h.seed.deviceIds.laptop], play: true } });
+    await h.call('PUT', '/me/player', {
+      body: { device_ids: [h.seed.deviceIds.laptop], play: true },
+    });
     const state = (await h.call('GET', '/me/player')).json;
     expect(state.device.id).toBe(h.seed.deviceIds.laptop);
     expect(state.is_playing).toBe(true);
@@ -81,7 +119,10 @@ describe('play and progress', () => {
     const uris = playlistUris(h.seed.roadTripPlaylistId);
     let state = (await h.call('GET', '/me/player')).json;
     expect(state.item.uri).toBe(uris[2]);
-    expect(state.context).toMatchObject({ type: 'playlist', uri: `spotify:playlist:${h.seed.roadTripPlaylistId}` });
+    expect(state.context).toMatchObject({
+      type: 'playlist',
+      uri: `spotify:playlist:${h.seed.roadTripPlaylistId}`,
+    });
     expect(state.progress_ms).toBe(0);
     ctl().advanceClock(12_345);
     state = (await h.call('GET', '/me/player/currently-playing')).json;
@@ -91,7 +132,10 @@ describe('play and progress', () => {
 
   test('uris + offset.uri + position_ms; position past the end skips to the next item', async () => {
     const uris = playlistUris(h.seed.bigPlaylistId).slice(0, 3);
-    await h.call('PUT', '/me/player/play', { query: { device_id: speaker() }, body: { uris, offset: { uri: uris[1] }, position_ms: 5000 } });
+    await h.call('PUT', '/me/player/play', {
+      query: { device_id: speaker() },
+      body: { uris, offset: { uri: uris[1] }, position_ms: 5000 },
+    });
     let state = (await h.call('GET', '/me/player')).json;
     expect(state).toMatchObject({ item: { uri: uris[1] }, progress_ms: 5000, context: null });
     await h.call('PUT', '/me/player/play', { body: { uris, position_ms: duration(uris[0]!) + 1 } });
@@ -101,11 +145,23 @@ describe('play and progress', () => {
 
   test('bad play requests are 400', async () => {
     const uris = playlistUris(h.seed.bigPlaylistId).slice(0, 2);
-    const call = (body: unknown) => h.call('PUT', '/me/player/play', { query: { device_id: speaker() }, body });
-    expect((await call({ uris, context_uri: `spotify:album:${h.seed.fixedAlbumId}` })).status).toBe(400);
+    const call = (body: unknown) =>
+      h.call('PUT', '/me/player/play', { query: { device_id: speaker() }, body });
+    expect((await call({ uris, context_uri: `spotify:album:${h.seed.fixedAlbumId}` })).status).toBe(
+      400,
+    );
     expect((await call({ uris, offset: { position: 5 } })).status).toBe(400);
-    expect((await call({ context_uri: `spotify:album:${h.seed.fixedAlbumId}`, offset: { uri: uris[0] } })).status).toBe(400);
-    expect((await call({ uris: ['spotify:track:bad'] })).json.error.message).toBe('Invalid base62 id');
+    expect(
+      (
+        await call({
+          context_uri: `spotify:album:${h.seed.fixedAlbumId}`,
+          offset: { uri: uris[0] },
+        })
+      ).status,
+    ).toBe(400);
+    expect((await call({ uris: ['spotify:track:bad'] })).json.error.message).toBe(
+      'Invalid base62 id',
+    );
   });
 
   test('resume with nothing loaded is 403 NO_SPECIFIC_TRACK', async () => {
@@ -118,9 +174,18 @@ describe('play and progress', () => {
     ctl().advanceClock(4000);
     expect((await h.call('PUT', '/me/player/pause')).status).toBe(204);
     ctl().advanceClock(60_000);
-    expect((await h.call('GET', '/me/player')).json).toMatchObject({ is_playing: false, progress_ms: 4000 });
+    expect((await h.call('GET', '/me/player')).json).toMatchObject({
+      is_playing: false,
+      progress_ms: 4000,
+    });
     const again = await h.call('PUT', '/me/player/pause');
-    expect(again.json).toEqual({ error: { status: 403, message: 'Player command failed: Restriction violated', reason: 'UNKNOWN' } });
+    expect(again.json).toEqual({
+      error: {
+        status: 403,
+        message: 'Player command failed: Restriction violated',
+        reason: 'UNKNOWN',
+      },
+    });
     ctl().configure({ strictRestrictions: false });
     expect((await h.call('PUT', '/me/player/pause')).status).toBe(204);
     expect((await h.call('PUT', '/me/player/play')).status).toBe(204);
@@ -134,8 +199,12 @@ describe('play and progress', () => {
     const state = (await h.call('GET', '/me/player')).json;
     expect(state.item.uri).toBe(uris[2]);
     expect(state.progress_ms).toBe(1000);
-    const recent = (await h.call('GET', '/me/player/recently-played', { query: { limit: 2 } })).json;
-    expect(recent.items.map((i: { track: { uri: string } }) => i.track.uri)).toEqual([uris[1], uris[0]]);
+    const recent = (await h.call('GET', '/me/player/recently-played', { query: { limit: 2 } }))
+      .json;
+    expect(recent.items.map((i: { track: { uri: string } }) => i.track.uri)).toEqual([
+      uris[1],
+      uris[0],
+    ]);
     expect(recent.items[0].context.uri).toBe(`spotify:playlist:${h.seed.roadTripPlaylistId}`);
   });
 
@@ -147,7 +216,11 @@ describe('play and progress', () => {
     await h.call('PUT', '/me/player/play', { body: { uris } });
     await h.call('PUT', '/me/player/repeat', { query: { state: 'context' } });
     ctl().advanceClock(duration(uris[0]!) + duration(uris[1]!) + 10);
-    expect((await h.call('GET', '/me/player')).json).toMatchObject({ is_playing: true, repeat_state: 'context', item: { uri: uris[0] } });
+    expect((await h.call('GET', '/me/player')).json).toMatchObject({
+      is_playing: true,
+      repeat_state: 'context',
+      item: { uri: uris[0] },
+    });
   });
 });
 
@@ -156,14 +229,19 @@ describe('navigation', () => {
     await playRoadTrip();
     const uris = playlistUris(h.seed.roadTripPlaylistId);
     const episode = uris.find((u) => u.includes(':episode:'))!;
-    expect((await h.call('POST', '/me/player/queue', { query: { uri: episode } })).status).toBe(204);
+    expect((await h.call('POST', '/me/player/queue', { query: { uri: episode } })).status).toBe(
+      204,
+    );
     const queue = (await h.call('GET', '/me/player/queue')).json;
     expect(queue.currently_playing.uri).toBe(uris[0]);
     expect(queue.queue[0].uri).toBe(episode);
     expect(queue.queue[1].uri).toBe(uris[1]);
     expect(queue.queue).toHaveLength(21);
     await h.call('POST', '/me/player/next');
-    expect((await h.call('GET', '/me/player')).json).toMatchObject({ item: { uri: episode }, currently_playing_type: 'episode' });
+    expect((await h.call('GET', '/me/player')).json).toMatchObject({
+      item: { uri: episode },
+      currently_playing_type: 'episode',
+    });
     await h.call('POST', '/me/player/next');
     expect((await h.call('GET', '/me/player')).json.item.uri).toBe(uris[1]);
   });
@@ -173,7 +251,10 @@ describe('navigation', () => {
     const uris = playlistUris(h.seed.roadTripPlaylistId);
     ctl().advanceClock(5000);
     await h.call('POST', '/me/player/previous');
-    expect((await h.call('GET', '/me/player')).json).toMatchObject({ item: { uri: uris[1] }, progress_ms: 0 });
+    expect((await h.call('GET', '/me/player')).json).toMatchObject({
+      item: { uri: uris[1] },
+      progress_ms: 0,
+    });
     await h.call('POST', '/me/player/previous');
     expect((await h.call('GET', '/me/player')).json.item.uri).toBe(uris[0]);
   });
@@ -181,8 +262,12 @@ describe('navigation', () => {
   test('seek: required, non-negative, past the end = next', async () => {
     await playRoadTrip();
     const uris = playlistUris(h.seed.roadTripPlaylistId);
-    expect((await h.call('PUT', '/me/player/seek')).json.error.message).toBe('Required parameter position_ms missing');
-    expect((await h.call('PUT', '/me/player/seek', { query: { position_ms: -1 } })).status).toBe(400);
+    expect((await h.call('PUT', '/me/player/seek')).json.error.message).toBe(
+      'Required parameter position_ms missing',
+    );
+    expect((await h.call('PUT', '/me/player/seek', { query: { position_ms: -1 } })).status).toBe(
+      400,
+    );
     await h.call('PUT', '/me/player/seek', { query: { position_ms: 30_000 } });
     expect((await h.call('GET', '/me/player')).json.progress_ms).toBe(30_000);
     await h.call('PUT', '/me/player/seek', { query: { position_ms: duration(uris[0]!) } });
@@ -192,38 +277,72 @@ describe('navigation', () => {
   test('repeat track replays the item and records it', async () => {
     await playRoadTrip();
     const first = playlistUris(h.seed.roadTripPlaylistId)[0]!;
-    expect((await h.call('PUT', '/me/player/repeat', { query: { state: 'sometimes' } })).status).toBe(400);
+    expect(
+      (await h.call('PUT', '/me/player/repeat', { query: { state: 'sometimes' } })).status,
+    ).toBe(400);
     await h.call('PUT', '/me/player/repeat', { query: { state: 'track' } });
     ctl().advanceClock(duration(first) + 500);
-    expect((await h.call('GET', '/me/player')).json).toMatchObject({ item: { uri: first }, progress_ms: 500, repeat_state: 'track' });
+    expect((await h.call('GET', '/me/player')).json).toMatchObject({
+      item: { uri: first },
+      progress_ms: 500,
+      repeat_state: 'track',
+    });
     expect(ctl().player().history.at(-1)!.uri).toBe(first);
   });
 
   test('shuffle keeps the current item and reorders the rest', async () => {
     await playRoadTrip();
     const uris = playlistUris(h.seed.roadTripPlaylistId);
-    expect((await h.call('PUT', '/me/player/shuffle', { query: { state: 'maybe' } })).status).toBe(400);
+    expect((await h.call('PUT', '/me/player/shuffle', { query: { state: 'maybe' } })).status).toBe(
+      400,
+    );
     await h.call('PUT', '/me/player/shuffle', { query: { state: true } });
     const state = (await h.call('GET', '/me/player')).json;
     expect(state).toMatchObject({ shuffle_state: true, item: { uri: uris[0] } });
-    const upcoming = (await h.call('GET', '/me/player/queue')).json.queue.map((t: { uri: string }) => t.uri);
+    const upcoming = (await h.call('GET', '/me/player/queue')).json.queue.map(
+      (t: { uri: string }) => t.uri,
+    );
     expect(upcoming).not.toEqual(uris.slice(1, 21));
     expect(new Set(upcoming).size).toBeGreaterThan(15);
   });
 
   test('volume: 0..100, and 403 VOLUME_CONTROL_DISALLOW on a device without volume control', async () => {
     await playRoadTrip();
-    expect((await h.call('PUT', '/me/player/volume', { query: { volume_percent: 101 } })).status).toBe(400);
-    expect((await h.call('PUT', '/me/player/volume', { query: { volume_percent: 15 } })).status).toBe(204);
+    expect(
+      (await h.call('PUT', '/me/player/volume', { query: { volume_percent: 101 } })).status,
+    ).toBe(400);
+    expect(
+      (await h.call('PUT', '/me/player/volume', { query: { volume_percent: 15 } })).status,
+    ).toBe(204);
     expect((await h.call('GET', '/me/player')).json.device.volume_percent).toBe(15);
-    const phone = await h.call('PUT', '/me/player/volume', { query: { volume_percent: 15, device_id: h.seed.deviceIds.phone } });
-    expect(phone.json).toEqual({ error: { status: 403, message: 'Player command failed: Cannot control device volume', reason: 'VOLUME_CONTROL_DISALLOW' } });
+    const phone = await h.call('PUT', '/me/player/volume', {
+      query: { volume_percent: 15, device_id: h.seed.deviceIds.phone },
+    });
+    expect(phone.json).toEqual({
+      error: {
+        status: 403,
+        message: 'Player command failed: Cannot control device volume',
+        reason: 'VOLUME_CONTROL_DISALLOW',
+      },
+    });
   });
 
   test('queue: bad URIs are 400, unknown ones 404', async () => {
     await playRoadTrip();
-    expect((await h.call('POST', '/me/player/queue', { query: { uri: 'spotify:album:4iV5W9uYEdYUVa79Axb7Rh' } })).status).toBe(400);
-    expect((await h.call('POST', '/me/player/queue', { query: { uri: 'spotify:track:4iV5W9uYEdYUVa79Axb7Rh' } })).status).toBe(404);
+    expect(
+      (
+        await h.call('POST', '/me/player/queue', {
+          query: { uri: 'spotify:album:4iV5W9uYEdYUVa79Axb7Rh' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await h.call('POST', '/me/player/queue', {
+          query: { uri: 'spotify:track:4iV5W9uYEdYUVa79Axb7Rh' },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   test('the active device going offline ends the session', async () => {
@@ -251,7 +370,11 @@ describe('recently played cursors', () => {
     let next: string | null = '/me/player/recently-played?limit=7';
     let pages = 0;
     while (next) {
-      const page = (await h.call('GET', next)).json;
+      const page: {
+        items: { played_at: string }[];
+        next: string | null;
+        cursors: { before: string; after: string };
+      } = (await h.call('GET', next)).json;
       pages++;
       expect(page.cursors.before).toMatch(/^\d+$/);
       expect(Number(page.cursors.after)).toBeGreaterThan(Number(page.cursors.before));
@@ -264,12 +387,19 @@ describe('recently played cursors', () => {
   });
 
   test('after= returns only newer plays; both cursors is 400; nothing left = null cursors', async () => {
-    const all = (await h.call('GET', '/me/player/recently-played', { query: { limit: 50 } })).json.items;
+    const all = (await h.call('GET', '/me/player/recently-played', { query: { limit: 50 } })).json
+      .items;
     const pivot = Date.parse(all[10].played_at);
-    const newer = (await h.call('GET', '/me/player/recently-played', { query: { after: pivot, limit: 50 } })).json;
+    const newer = (
+      await h.call('GET', '/me/player/recently-played', { query: { after: pivot, limit: 50 } })
+    ).json;
     expect(newer.items).toHaveLength(10);
-    expect((await h.call('GET', '/me/player/recently-played', { query: { after: 1, before: 2 } })).status).toBe(400);
-    const empty = (await h.call('GET', '/me/player/recently-played', { query: { before: 1000 } })).json;
+    expect(
+      (await h.call('GET', '/me/player/recently-played', { query: { after: 1, before: 2 } }))
+        .status,
+    ).toBe(400);
+    const empty = (await h.call('GET', '/me/player/recently-played', { query: { before: 1000 } }))
+      .json;
     expect(empty).toMatchObject({ items: [], next: null, cursors: null });
   });
 });

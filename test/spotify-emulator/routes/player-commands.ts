@@ -2,7 +2,6 @@ import type { Reply } from '../http.ts';
 import { ApiError, intParam, jsonObject, playerError } from '../http.ts';
 import { isBase62Id, secureToken } from '../random.ts';
 import { startIndex } from '../state/player.ts';
-import type { RepeatState } from '../state/player.ts';
 import type { Device } from '../state/users.ts';
 import type { ApiContext, ApiRoute } from './types.ts';
 
@@ -113,7 +112,7 @@ function play(ctx: ApiContext): void {
       contextUri: uris === undefined ? (contextUri as string) : null,
       items,
       startIndex: startIndex(offset, items),
-      positionMs: (positionMs as number | undefined) ?? 0,
+      positionMs: positionMs ?? 0,
     },
     ctx.now,
   );
@@ -163,7 +162,7 @@ export const playerCommandRoutes: ApiRoute[] = [
         state === null ? 'Required parameter state missing' : 'Invalid repeat state',
       );
     }
-    ctx.us.player.setRepeat(state as RepeatState, ctx.now);
+    ctx.us.player.setRepeat(state, ctx.now);
   }),
   command('PUT', '/me/player/shuffle', (ctx) => {
     const state = ctx.req.query.get('state');

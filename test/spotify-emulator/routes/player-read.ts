@@ -15,7 +15,7 @@ function playbackBody(ctx: ApiContext, withDevice: boolean): Record<string, unkn
     context: player.contextUri ? renderContext(ctx.state.render, player.contextUri) : null,
     progress_ms: player.current ? player.progress(ctx.now) : null,
     item,
-    currently_playing_type: item ? (item.type as string) : 'unknown',
+    currently_playing_type: item ? item.type : 'unknown',
     actions: {
       interrupting_playback: false,
       pausing: !player.isPlaying,

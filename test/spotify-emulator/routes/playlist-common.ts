@@ -121,7 +121,8 @@ export function renderPlaylist(ctx: ApiContext, playlist: Playlist) {
     );
     // The embedded page is 100 long (observed), but /items only accepts limit <= 50 in
     // Development Mode, so the link continues in pages of 50 rather than handing out a 400.
-    if (page.next !== null) page.next = pageUrl({ ...itemsReq, path: `/v1/playlists/${playlist.id}/items` }, 100, 50);
+    if (page.next !== null)
+      page.next = pageUrl({ ...itemsReq, path: `/v1/playlists/${playlist.id}/items` }, 100, 50);
     out.items = page;
     if (ctx.state.config.legacyPlaylistFieldAliases) out.tracks = page;
   }

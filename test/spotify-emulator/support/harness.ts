@@ -29,6 +29,7 @@ export interface ApiResponse {
   headers: Headers;
   text: string;
   /** Parsed JSON when the body is JSON, else undefined. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary shapes
   json: any;
 }
 
@@ -66,7 +67,11 @@ export class Harness {
 
   /** Mint a token for a user with scopes. */
   tokenFor(scopes: string[], userId?: string | null): string {
-    return this.emu.control.mintToken({ scopes, ttlSeconds: 10 * 365 * 86_400, ...(userId === undefined ? {} : { userId }) }).accessToken;
+    return this.emu.control.mintToken({
+      scopes,
+      ttlSeconds: 10 * 365 * 86_400,
+      ...(userId === undefined ? {} : { userId }),
+    }).accessToken;
   }
 
   /** Call the Web API (`path` relative to `/v1`, or an absolute URL such as a `next` link). */
@@ -92,16 +97,34 @@ export class Harness {
       contentType,
       responseText: text,
     });
-    return { status: res.status, headers: res.headers, text, json: contentType.includes('json') && text ? JSON.parse(text) : undefined };
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      json: contentType.includes('json') && text ? JSON.parse(text) : undefined,
+    };
   }
 
   /** POST a form to the Accounts token endpoint. */
-  async tokenRequest(form: Record<string, string>, basic?: { id: string; secret: string }): Promise<ApiResponse> {
+  async tokenRequest(
+    form: Record<string, string>,
+    basic?: { id: string; secret: string },
+  ): Promise<ApiResponse> {
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-    if (basic) headers.authorization = `Basic ${Buffer.from(`${basic.id}:${basic.secret}`).toString('base64')}`;
-    const res = await fetch(`${this.emu.accountsUrl}/api/token`, { method: 'POST', headers, body: new URLSearchParams(form) });
+    if (basic)
+      headers.authorization = `Basic ${Buffer.from(`${basic.id}:${basic.secret}`).toString('base64')}`;
+    const res = await fetch(`${this.emu.accountsUrl}/api/token`, {
+      method: 'POST',
+      headers,
+      body: new URLSearchParams(form),
+    });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      json: text ? JSON.parse(text) : undefined,
+    };
   }
 
   /** Call the control API. */
@@ -111,7 +134,12 @@ export class Harness {
     if (body !== undefined) init.headers = { 'content-type': 'application/json' };
     const res = await fetch(`${this.emu.url}/_emulator${path}`, init);
     const text = await res.text();
-    return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      json: text ? JSON.parse(text) : undefined,
+    };
   }
 
   close(): Promise<void> {

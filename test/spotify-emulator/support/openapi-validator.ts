@@ -58,7 +58,11 @@ const ERROR_ENVELOPE: Schema = {
       type: 'object',
       required: ['status', 'message'],
       additionalProperties: false,
-      properties: { status: { type: 'integer', minimum: 400, maximum: 599 }, message: { type: 'string' }, reason: { type: 'string' } },
+      properties: {
+        status: { type: 'integer', minimum: 400, maximum: 599 },
+        message: { type: 'string' },
+        reason: { type: 'string' },
+      },
     },
   },
 };
@@ -71,14 +75,16 @@ function convert(node: unknown, partial = false): unknown {
   if (node === null || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [key, value] of Object.entries(node as Json)) {
-    if (key === 'discriminator' || key === 'nullable' || key === 'example' || key.startsWith('x-')) continue;
+    if (key === 'discriminator' || key === 'nullable' || key === 'example' || key.startsWith('x-'))
+      continue;
     if (partial && key === 'required' && Array.isArray(value)) continue;
     // A projection may drop `type`, so track/episode branches can no longer be told apart.
     if (partial && key === 'oneOf') {
       out.anyOf = convert(value, partial);
       continue;
     }
-    if (key === '$ref' && typeof value === 'string') out.$ref = value.replace(/^#\//, partial ? 'spotify-partial.json#/' : 'spotify.json#/');
+    if (key === '$ref' && typeof value === 'string')
+      out.$ref = value.replace(/^#\//, partial ? 'spotify-partial.json#/' : 'spotify.json#/');
     else out[key] = convert(value, partial);
   }
   if ((node as Json).nullable === true) {
@@ -114,12 +120,21 @@ export class OpenApiValidator {
     addFormats(this.#ajv);
     this.#ajv.addFormat('int32', true).addFormat('int64', true);
     this.#ajv.addSchema({ $id: 'spotify.json', components: { schemas: convert(schemas) } });
-    this.#ajv.addSchema({ $id: 'spotify-partial.json', components: { schemas: convert(schemas, true) } });
+    this.#ajv.addSchema({
+      $id: 'spotify-partial.json',
+      components: { schemas: convert(schemas, true) },
+    });
     for (const [template, item] of Object.entries(this.#doc.paths as Record<string, Json>)) {
       for (const [method, op] of Object.entries(item)) {
         if (typeof op !== 'object' || op === null || !('responses' in op)) continue;
         const regex = new RegExp(`^${template.replace(/\{[^}]+\}/g, '([^/]+)')}$`);
-        this.#ops.push({ method: method.toUpperCase(), template, regex, literalLength: template.replace(/\{[^}]+\}/g, '').length, op: op as Json });
+        this.#ops.push({
+          method: method.toUpperCase(),
+          template,
+          regex,
+          literalLength: template.replace(/\{[^}]+\}/g, '').length,
+          op: op,
+        });
       }
     }
     // Literal segments win over templates (`/me/tracks` before `/me/{x}` style clashes).
@@ -143,7 +158,12 @@ export class OpenApiValidator {
       cache.set(schema, fn);
     }
     if (fn(value)) return [];
-    return (fn.errors ?? []).slice(0, 8).map((e: ErrorObject) => `${where}${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    return (fn.errors ?? [])
+      .slice(0, 8)
+      .map(
+        (e: ErrorObject) =>
+          `${where}${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+      );
   }
 
   /** The operation for a method + `/v1/...` path; throws when openapi.yaml has none. */
@@ -166,21 +186,28 @@ export class OpenApiValidator {
     }
     for (const param of declared) {
       const name = param.name as string;
-      const raw = param.in === 'path' ? decodeURIComponent(op.params[names.indexOf(name)] ?? '') : exchange.url.searchParams.get(name);
+      const raw =
+        param.in === 'path'
+          ? decodeURIComponent(op.params[names.indexOf(name)] ?? '')
+          : exchange.url.searchParams.get(name);
       if (raw === null || raw === undefined) {
         if (param.required) errors.push(`required ${String(param.in)} parameter "${name}" missing`);
         continue;
       }
       const schema = param.schema as Json;
       let value: unknown = raw;
-      if (schema.type === 'integer' || schema.type === 'number') value = /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
+      if (schema.type === 'integer' || schema.type === 'number')
+        value = /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
       if (schema.type === 'boolean') value = raw === 'true' ? true : raw === 'false' ? false : raw;
       if (schema.type === 'array') value = raw.split(',');
       errors.push(...this.#check(schema, value, `parameter ${name}`));
     }
     const body = op.op.requestBody ? this.#resolve(op.op.requestBody as Json) : undefined;
-    const bodySchema = ((body?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Schema | undefined;
-    if (exchange.requestBody !== undefined && bodySchema) errors.push(...this.#check(bodySchema, exchange.requestBody, 'request body'));
+    const bodySchema = (
+      (body?.content as Json | undefined)?.['application/json'] as Json | undefined
+    )?.schema as Schema | undefined;
+    if (exchange.requestBody !== undefined && bodySchema)
+      errors.push(...this.#check(bodySchema, exchange.requestBody, 'request body'));
     if (exchange.requestBody === undefined && body?.required) errors.push('request body required');
     return errors;
   }
@@ -193,22 +220,37 @@ export class OpenApiValidator {
     const parsed = (): unknown => JSON.parse(responseText);
     // The live API's player quirks (NOTES §0.6, §0.7, §3.2): 200 + opaque text for 204 commands,
     // 202 on play, 204 from currently-playing when nothing plays.
-    if (!declared && status === 200 && responses['204'] && contentType.startsWith('text/plain')) return [];
-    if (!declared && status === 202 && op.template === '/me/player/play' && responseText === '') return [];
-    if (!declared && status === 204 && op.template === '/me/player/currently-playing' && responseText === '') return [];
+    if (!declared && status === 200 && responses['204'] && contentType.startsWith('text/plain'))
+      return [];
+    if (!declared && status === 202 && op.template === '/me/player/play' && responseText === '')
+      return [];
+    if (
+      !declared &&
+      status === 204 &&
+      op.template === '/me/player/currently-playing' &&
+      responseText === ''
+    )
+      return [];
+    // Observed: 429 (and 5xx) sometimes come with an empty body (NOTES §5).
+    if (responseText === '' && (status === 429 || status >= 500)) return [];
     if (!declared || (status >= 400 && op.template.startsWith('/me/library'))) {
       if (status < 400) return [`status ${status} is not declared`];
-      if (responseText === '' && (status === 429 || status >= 500)) return [];
       if (contentType.startsWith('text/html') && status >= 500) return [];
       if (!isJson) return [`error ${status} without a JSON body`];
       const errors = this.#check(ERROR_ENVELOPE, parsed(), 'error body');
       const body = parsed() as { error?: { status?: number } };
-      if (body.error?.status !== status) errors.push(`error.status ${String(body.error?.status)} != HTTP ${status}`);
+      if (body.error?.status !== status)
+        errors.push(`error.status ${String(body.error?.status)} != HTTP ${status}`);
       return errors;
     }
     const resolved = this.#resolve(declared);
-    const schema = ((resolved.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Schema | undefined;
-    if (!schema) return responseText === '' ? [] : [`status ${status} declares no body but got ${responseText.slice(0, 60)}`];
+    const schema = (
+      (resolved.content as Json | undefined)?.['application/json'] as Json | undefined
+    )?.schema as Schema | undefined;
+    if (!schema)
+      return responseText === ''
+        ? []
+        : [`status ${status} declares no body but got ${responseText.slice(0, 60)}`];
     if (!isJson) return [`status ${status} expects JSON, got content-type "${contentType}"`];
     return this.#check(schema, parsed(), 'response', exchange.url.searchParams.has('fields'));
   }
@@ -223,10 +265,13 @@ export class OpenApiValidator {
     const op = this.operation(exchange.method, exchange.url.pathname);
     const problems: string[] = [];
     const requestErrors = this.#requestErrors(op, exchange);
-    if (exchange.status < 400 && requestErrors.length > 0) problems.push(...requestErrors.map((e) => `request: ${e}`));
+    if (exchange.status < 400 && requestErrors.length > 0)
+      problems.push(...requestErrors.map((e) => `request: ${e}`));
     problems.push(...this.#responseErrors(op, exchange).map((e) => `response: ${e}`));
     if (problems.length > 0) {
-      throw new Error(`openapi: ${exchange.method} ${exchange.url.pathname}${exchange.url.search} -> ${exchange.status}\n  ${problems.join('\n  ')}`);
+      throw new Error(
+        `openapi: ${exchange.method} ${exchange.url.pathname}${exchange.url.search} -> ${exchange.status}\n  ${problems.join('\n  ')}`,
+      );
     }
     const key = `${op.method} /v1${op.template}`;
     if (!this.covered.has(key)) this.covered.set(key, new Set());
