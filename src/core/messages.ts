@@ -1,9 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
-/** A new random hex identifier for responses and events (32 hex characters, as Platypush sends). */
+/**
+ * A new random hex identifier for responses and events (32 hex characters, as Platypush sends).
+ * randomUUID draws from a buffered entropy pool, several times cheaper than randomBytes per call.
+ *
+ * @example
+ * newId(); // '9e65a3c8b60048f95512f78081e1a41f'
+ */
 export function newId(): string {
-  return randomBytes(16).toString('hex');
+  return randomUUID().replaceAll('-', '');
 }
 
 /** Fractional UNIX time in seconds, the `_timestamp` of every message. */

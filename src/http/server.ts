@@ -1,12 +1,12 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 import { PipitError } from '../core/errors.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { Service } from '../service.ts';
 import { logSerializers } from './log.ts';
+import { securityHeaders } from './security-headers.ts';
 import { sendError } from './reply.ts';
 import { authRoutes } from './routes/auth.ts';
 import { executeRoute } from './routes/execute.ts';
@@ -71,17 +71,7 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
   });
   app.decorateRequest('principal', null);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        styleSrc: ["'self'"],
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  securityHeaders(app);
   if (http.cors_origins.length)
     await app.register(cors, { origin: http.cors_origins, credentials: true });
   await app.register(cookie);

@@ -1,4 +1,4 @@
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openDatabase } from './db.ts';
 import { PluginKv } from './plugin-kv.ts';
 import { Sessions } from './sessions.ts';
@@ -22,6 +22,8 @@ export class Store {
   readonly tokens: Tokens;
   readonly variables: Variables;
   private dataVersion: number;
+  // Prepared once: this runs on every authenticated request, and preparing costs more than running.
+  private readonly dataVersionStmt: StatementSync;
 
   private constructor(db: DatabaseSync) {
     this.db = db;
@@ -29,6 +31,7 @@ export class Store {
     this.sessions = new Sessions(db);
     this.tokens = new Tokens(db);
     this.variables = new Variables(db);
+    this.dataVersionStmt = db.prepare('PRAGMA data_version');
     this.dataVersion = this.readDataVersion();
   }
 
@@ -41,7 +44,7 @@ export class Store {
   }
 
   private readDataVersion(): number {
-    return (this.db.prepare('PRAGMA data_version').get() as { data_version: number }).data_version;
+    return (this.dataVersionStmt.get() as { data_version: number }).data_version;
   }
 
   /**
