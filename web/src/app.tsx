@@ -1,0 +1,101 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { ErrorList } from './components/error-list.tsx';
+import { LoginForm } from './components/login-form.tsx';
+import { RegisterForm } from './components/register-form.tsx';
+import { Sidebar } from './components/sidebar.tsx';
+import { messagesOf, setSessionLostHandler } from './lib/api.ts';
+import { fetchAuthStatus, logout } from './lib/auth.ts';
+import { navigate, usePath } from './lib/router.ts';
+import { EventsPage } from './pages/events-page.tsx';
+import { ExecutePage } from './pages/execute-page.tsx';
+import { SettingsPage } from './pages/settings-page.tsx';
+
+type Session =
+  | { state: 'loading' }
+  | { state: 'error'; errors: string[] }
+  | { state: 'register' }
+  | { state: 'login'; notice?: string }
+  | { state: 'in'; username: string };
+
+const TITLES: Record<string, string> = {
+  '/execute': 'Execute',
+  '/events': 'Events',
+  '/settings': 'Settings',
+};
+
+/** The whole app: who is signed in decides between registration, login and the menu pages. */
+export function App() {
+  const [session, setSession] = useState<Session>({ state: 'loading' });
+  const path = usePath();
+  const page = TITLES[path] ? path : '/execute';
+
+  const refresh = useCallback(async () => {
+    try {
+      const status = await fetchAuthStatus();
+      if (status.user) setSession({ state: 'in', username: status.user.username });
+      else setSession({ state: status.registration_open ? 'register' : 'login' });
+    } catch (err) {
+      setSession({ state: 'error', errors: messagesOf(err) });
+    }
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+    setSessionLostHandler(() =>
+      setSession({ state: 'login', notice: 'Your session has ended: please sign in again.' }),
+    );
+    return () => setSessionLostHandler(undefined);
+  }, [refresh]);
+
+  useEffect(() => {
+    document.title = session.state === 'in' ? `${TITLES[page]} · Pipit` : 'Pipit';
+  }, [session.state, page]);
+
+  const signedIn = (username: string) => {
+    setSession({ state: 'in', username });
+    if (!TITLES[location.pathname]) navigate('/execute');
+  };
+
+  switch (session.state) {
+    case 'loading':
+      return (
+        <p class="loading" role="status">
+          Loading…
+        </p>
+      );
+    case 'error':
+      return (
+        <main class="auth-page">
+          <div class="auth-card">
+            <ErrorList title="Pipit could not be reached" errors={session.errors} />
+            <button type="button" class="button button-primary" onClick={() => void refresh()}>
+              Try again
+            </button>
+          </div>
+        </main>
+      );
+    case 'register':
+      return <RegisterForm onRegistered={signedIn} />;
+    case 'login':
+      return <LoginForm onLoggedIn={signedIn} notice={session.notice} />;
+    case 'in':
+      return (
+        <div class="shell">
+          <Sidebar
+            current={page}
+            username={session.username}
+            onLogout={() =>
+              void logout()
+                .catch(() => undefined)
+                .then(() => setSession({ state: 'login', notice: 'You have logged out.' }))
+            }
+          />
+          <main class="content" id="main">
+            {page === '/execute' ? <ExecutePage /> : null}
+            {page === '/events' ? <EventsPage /> : null}
+            {page === '/settings' ? <SettingsPage username={session.username} /> : null}
+          </main>
+        </div>
+      );
+  }
+}
