@@ -21,7 +21,14 @@ export const ALL = [
 ];
 
 /** One validator per test file (it caches compiled schemas). */
-export const validator = new OpenApiValidator(new URL('./spotify-openapi.yaml', import.meta.url));
+/**
+ * The Spotify definition the emulator is held to: shared/spotify/openapi.yaml beside the checkout
+ * (CI has it too), or $SPOTIFY_OPENAPI.
+ */
+export const OPENAPI_PATH =
+  process.env.SPOTIFY_OPENAPI ??
+  new URL('../../../../shared/spotify/openapi.yaml', import.meta.url).pathname;
+export const validator = new OpenApiValidator(OPENAPI_PATH);
 
 /** A response as tests see it. */
 export interface ApiResponse {

@@ -106,9 +106,9 @@ export class OpenApiValidator {
 
   /**
    * @example
-   * const validator = new OpenApiValidator(new URL('./spotify-openapi.yaml', import.meta.url));
+   * const validator = new OpenApiValidator("/path/to/openapi.yaml");
    */
-  constructor(specFile: URL) {
+  constructor(specFile: URL | string) {
     this.#doc = parse(readFileSync(specFile, 'utf8')) as Json;
     const schemas = (this.#doc.components as Json).schemas as Record<string, Json>;
     for (const [name, prop] of NULLABLE_PATCHES) {
