@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from './logger.ts';
 import type { Services } from './services.ts';
 
@@ -90,6 +91,18 @@ export interface PluginDef<C = unknown, S = unknown> {
   actions: ActionDef<any, S, any>[];
   init?(ctx: PluginInitContext<C>): S | Promise<S>;
   stop?(state: S): void | Promise<void>;
+  /**
+   * HTTP routes the plugin serves when the HTTP backend is on (e.g. an OAuth callback). Routes are
+   * unauthenticated unless the plugin guards them itself.
+   */
+  http?(app: FastifyInstance, ctx: PluginHttpContext<S>): void | Promise<void>;
+}
+
+/** What a plugin's `http` hook receives. */
+export interface PluginHttpContext<S> {
+  state: S;
+  services: Services;
+  log: Logger;
 }
 
 /**

@@ -95,5 +95,12 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
   executeRoute(app, service);
   authRoutes(app, service);
   tokenRoutes(app, service);
+  for (const plugin of service.registry.plugins.values()) {
+    await plugin.def.http?.(app, {
+      state: plugin.state,
+      services: service.services,
+      log: service.log.child({ plugin: plugin.def.name }),
+    });
+  }
   return app;
 }
