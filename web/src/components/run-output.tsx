@@ -24,7 +24,9 @@ export function RunOutput({ result, running }: { result: RunResult | null; runni
     );
   if (!result) return null;
   const ok = result.status >= 200 && result.status < 300 && result.errors.length === 0;
-  const text = prettyJson(result.output);
+  // A failed run's output is only the `{"success": false}` placeholder: the errors say it all.
+  const placeholder = !ok && JSON.stringify(result.output) === JSON.stringify({ success: false });
+  const text = placeholder ? '' : prettyJson(result.output);
   return (
     <section
       class={`card output ${ok ? 'output-ok' : 'output-error'}`}

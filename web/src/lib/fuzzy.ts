@@ -13,8 +13,8 @@ const SEPARATORS = new Set(['.', '_', '-', ' ', '/', ':']);
 // "spot pl" prefers music.spotify.play over music.spotify.get_playlists.
 const CHAR = 1;
 const SEGMENT_START = 8;
-const CONSECUTIVE = 5;
-const GAP = 1;
+const CONSECUTIVE = 8;
+const GAP = 3;
 
 function isSegmentStart(text: string, i: number): boolean {
   return i === 0 || SEPARATORS.has(text[i - 1]!);

@@ -77,7 +77,11 @@ export function formFromSchema(params: JsonSchema | undefined, extraArgs?: boole
       default: schema.default,
       options,
       range: variants.length === 1 ? rangeLabel(variants[0]!) : undefined,
-      acceptsText: variants.length === 0 || variants.some((v) => v.type === 'string'),
+      acceptsText: variants.some(
+        (v) =>
+          v.type === 'string' ||
+          (v.type === undefined && v.enum === undefined && v.const === undefined),
+      ),
     };
   });
   const open = params?.additionalProperties !== undefined && params.additionalProperties !== false;
