@@ -21,7 +21,7 @@ describe('web UI: registration, sessions and tokens', () => {
   it('shows registration on the first visit, with validation messages', async () => {
     await page.goto('/');
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-    await e2e.screenshot(page, 'register');
+    await e2e.screenshot(page, 'register', { docs: true });
 
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByText('Enter a user name.').isVisible()).resolves.toBe(true);
@@ -68,7 +68,7 @@ describe('web UI: registration, sessions and tokens', () => {
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').waitFor();
-    await e2e.screenshot(page, 'login-error');
+    await e2e.screenshot(page, 'login-error', { docs: true });
 
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -100,7 +100,7 @@ describe('web UI: registration, sessions and tokens', () => {
     await page.getByRole('button', { name: 'Copy token' }).waitFor();
     await page.getByRole('cell', { name: 'Never' }).waitFor(); // last used
     await page.getByRole('rowheader', { name: 'e2e-script' }).waitFor();
-    await e2e.screenshot(page, 'settings-tokens');
+    await e2e.screenshot(page, 'settings-tokens', { docs: true });
 
     const res = await fetch(`${e2e.url}/execute`, {
       method: 'POST',
@@ -140,6 +140,10 @@ describe('web UI: registration, sessions and tokens', () => {
     // The whole menu is reachable without horizontal scrolling.
     const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);
-    await e2e.screenshot(phone.page, 'phone-settings');
+    await e2e.screenshot(phone.page, 'phone-settings', { docs: true });
   }, 60_000);
+
+  it('logged no console errors (CSP violations, exceptions)', () => {
+    expect(e2e.pageErrors).toEqual([]);
+  });
 });

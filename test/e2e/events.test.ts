@@ -71,7 +71,7 @@ describe('web UI: Events', () => {
     if (missing) return ctx.skip(missing);
     publish(client.ws, 'from_script', { n: 1 });
     await feed().getByRole('listitem').filter({ hasText: 'from_script' }).waitFor();
-    await e2e.screenshot(page, 'events');
+    await e2e.screenshot(page, 'events', { docs: true });
   }, 60_000);
 
   it('filters by kind, pauses (holding events back) and clears', async (ctx) => {
@@ -100,4 +100,8 @@ describe('web UI: Events', () => {
     await page.getByRole('button', { name: 'Send event' }).click();
     await page.getByText('The payload must be a JSON object.').waitFor();
   }, 60_000);
+
+  it('logged no console errors (CSP violations, exceptions)', () => {
+    expect(e2e.pageErrors).toEqual([]);
+  });
 });

@@ -36,7 +36,7 @@ describe('web UI: Execute', () => {
     const activeId = await input.getAttribute('aria-activedescendant');
     await expect(first.getAttribute('id')).resolves.toBe(activeId);
     await expect(first.getAttribute('aria-selected')).resolves.toBe('true');
-    await e2e.screenshot(page, 'execute-autocomplete');
+    await e2e.screenshot(page, 'execute-autocomplete', { docs: true });
 
     // Arrow keys move the active option (and wrap); Escape closes the list.
     await input.fill('variable');
@@ -75,7 +75,7 @@ describe('web UI: Execute', () => {
     );
     const took = await output().locator('.run-duration').textContent();
     expect(took).toMatch(/\d+ ms|\d\.\d\d s/);
-    await e2e.screenshot(page, 'execute-success');
+    await e2e.screenshot(page, 'execute-success', { docs: true });
   }, 60_000);
 
   it('shows errors for bad parameters, from the form and from the server', async () => {
@@ -91,7 +91,7 @@ describe('web UI: Execute', () => {
     await output().getByText('HTTP 400').waitFor();
     const alert = output().getByRole('alert');
     await expect(alert.textContent()).resolves.toContain('seconds');
-    await e2e.screenshot(page, 'execute-error');
+    await e2e.screenshot(page, 'execute-error', { docs: true });
   }, 60_000);
 
   it('runs with raw JSON arguments and copies the run as curl', async () => {
@@ -146,6 +146,10 @@ describe('web UI: Execute', () => {
     const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);
     await phone.page.getByRole('button', { name: 'Copy as curl' }).scrollIntoViewIfNeeded();
-    await e2e.screenshot(phone.page, 'phone-execute');
+    await e2e.screenshot(phone.page, 'phone-execute', { docs: true });
   }, 60_000);
+
+  it('logged no console errors (CSP violations, exceptions)', () => {
+    expect(e2e.pageErrors).toEqual([]);
+  });
 });

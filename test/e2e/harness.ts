@@ -40,8 +40,13 @@ export interface E2e {
     width: number;
     height: number;
   }): Promise<{ context: BrowserContext; page: Page }>;
-  /** Saves a PNG of the page under test-results/screenshots (and docs/screenshots when updating). */
-  screenshot(page: Page, name: string): Promise<void>;
+  /**
+   * Saves a PNG of the page under test-results/screenshots; with `docs` also the README's copy in
+   * docs/screenshots when UPDATE_SCREENSHOTS=1.
+   */
+  screenshot(page: Page, name: string, opts?: { docs?: boolean }): Promise<void>;
+  /** Console errors of every page except failed HTTP statuses (CSP violations, exceptions). */
+  pageErrors: string[];
   close(): Promise<void>;
 }
 
@@ -80,6 +85,7 @@ export async function startE2e(extraYaml = ''): Promise<E2e> {
   const update = process.env.UPDATE_SCREENSHOTS === '1';
   if (update) mkdirSync(DOCS_SCREENSHOT_DIR, { recursive: true });
   const contexts: BrowserContext[] = [];
+  const pageErrors: string[] = [];
   const b = browser;
   const s = server;
   return {
@@ -92,11 +98,19 @@ export async function startE2e(extraYaml = ''): Promise<E2e> {
       // Fail a missing element within seconds, well inside the per-test timeout.
       context.setDefaultTimeout(10_000);
       const page = await context.newPage();
+      // 4xx answers are expected in these tests and Chromium logs each one; anything else (a CSP
+      // refusal, an uncaught exception) is a bug in the UI.
+      page.on('console', (msg) => {
+        if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text()))
+          pageErrors.push(msg.text());
+      });
+      page.on('pageerror', (err) => pageErrors.push(err.message));
       return { context, page };
     },
-    async screenshot(page, name) {
+    pageErrors,
+    async screenshot(page, name, opts) {
       const buffer = await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
-      if (update) writeFileSync(join(DOCS_SCREENSHOT_DIR, `${name}.png`), buffer);
+      if (update && opts?.docs) writeFileSync(join(DOCS_SCREENSHOT_DIR, `${name}.png`), buffer);
     },
     async close() {
       for (const c of contexts) await c.close().catch(() => undefined);
