@@ -23,6 +23,10 @@ export function EventList({ events }: { events: ReceivedEvent[] }) {
       {events.map((e) => {
         const m = e.message;
         const time = new Date(m._timestamp ? m._timestamp * 1000 : e.receivedAt);
+        const payload = payloadOf(m);
+        const empty =
+          payload === undefined ||
+          (typeof payload === 'object' && payload !== null && !Object.keys(payload).length);
         return (
           <li key={e.seq} class="event-item">
             <div class="event-head">
@@ -35,7 +39,7 @@ export function EventList({ events }: { events: ReceivedEvent[] }) {
                 {m.origin ? ` · ${m.origin}` : ''}
               </span>
             </div>
-            <pre class="code event-payload">{prettyJson(payloadOf(m))}</pre>
+            {empty ? null : <pre class="code event-payload">{prettyJson(payload)}</pre>}
           </li>
         );
       })}

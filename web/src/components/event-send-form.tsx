@@ -1,4 +1,4 @@
-import { useId, useState } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
 import { ErrorList } from './error-list.tsx';
 import { TextField } from './text-field.tsx';
 
@@ -15,6 +15,10 @@ export function EventSendForm({ onSend, serverErrors }: EventSendFormProps) {
   const [payload, setPayload] = useState('{}');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [sent, setSent] = useState('');
+  // The server answers a refused frame with an error, never an ack: drop the "Sent" note then.
+  useEffect(() => {
+    if (serverErrors.length) setSent('');
+  }, [serverErrors]);
 
   const submit = (e: Event) => {
     e.preventDefault();
