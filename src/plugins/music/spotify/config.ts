@@ -1,0 +1,123 @@
+import { z } from 'zod';
+
+/** Where Spotify's callback lands by default: the service's own port, on the loopback literal. */
+export const DEFAULT_REDIRECT_URI = 'http://127.0.0.1:8008/spotify/auth_callback';
+
+/**
+ * The `music.spotify:` (alias `music.streaming:`) configuration section.
+ *
+ * @example
+ * SpotifyConfig.parse({ client_id: 'abc' }).api_url; // 'https://api.spotify.com/v1'
+ */
+export const SpotifyConfig = z.strictObject({
+  client_id: z.string().min(1).describe('client ID of the app created on developer.spotify.com'),
+  client_secret: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('client secret of the app; without it the authorization uses PKCE'),
+  redirect_uri: z
+    .url({ protocol: /^https?$/ })
+    .default(DEFAULT_REDIRECT_URI)
+    .describe('the /spotify/auth_callback address whitelisted in the Spotify app'),
+  api_url: z
+    .url({ protocol: /^https?$/ })
+    .default('https://api.spotify.com/v1')
+    .describe('Web API base address'),
+  auth_url: z
+    .url({ protocol: /^https?$/ })
+    .default('https://accounts.spotify.com')
+    .describe('Accounts service base address (/authorize, /api/token)'),
+  request_timeout_seconds: z
+    .number()
+    .positive()
+    .max(300)
+    .default(10)
+    .describe('how long one request to Spotify may take'),
+  max_retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(3)
+    .describe('retries after a 5xx, a network error, a timeout, a short 429 or a 202'),
+  backoff_seconds: z
+    .number()
+    .min(0)
+    .max(60)
+    .default(0.5)
+    .describe('first retry delay after a 5xx or network error; doubles each time'),
+  max_backoff_seconds: z
+    .number()
+    .min(0)
+    .max(300)
+    .default(8)
+    .describe('cap of the exponential backoff'),
+  max_retry_after_seconds: z
+    .number()
+    .min(0)
+    .max(3600)
+    .default(30)
+    .describe('longest Retry-After a 429 is waited out; longer ones fail at once'),
+  wake_retry_seconds: z
+    .number()
+    .min(0)
+    .max(30)
+    .default(2)
+    .describe('wait before retrying a player command answered 202 (device waking up)'),
+  paging_concurrency: z
+    .number()
+    .int()
+    .min(1)
+    .max(32)
+    .default(8)
+    .describe('pages fetched at once when a read spans several pages'),
+  search_page_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(50)
+    .default(10)
+    .describe('results per search request: 10 for Development-Mode apps, up to 50 otherwise'),
+  device_cache_seconds: z
+    .number()
+    .min(0)
+    .max(3600)
+    .default(30)
+    .describe('how long device names stay cached (a miss always re-lists)'),
+  refresh_margin_seconds: z
+    .number()
+    .min(0)
+    .max(1800)
+    .default(60)
+    .describe('refresh the access token this long before it expires'),
+  auth_state_ttl_seconds: z
+    .number()
+    .int()
+    .min(30)
+    .max(86400)
+    .default(900)
+    .describe('how long an authorization address stays valid'),
+});
+export type SpotifyConfig = z.output<typeof SpotifyConfig>;
+
+/**
+ * The scopes requested: SPEC's list, plus `user-read-playback-position` (Spotify needs it to list
+ * saved episodes) and `user-read-private` (the account's own ID, for `get_playlists user=`).
+ */
+export const SCOPES = [
+  'user-read-playback-state',
+  'user-modify-playback-state',
+  'user-read-currently-playing',
+  'user-read-recently-played',
+  'app-remote-control',
+  'streaming',
+  'playlist-modify-public',
+  'playlist-modify-private',
+  'playlist-read-private',
+  'playlist-read-collaborative',
+  'user-library-modify',
+  'user-library-read',
+  'user-read-playback-position',
+  'user-read-private',
+] as const;

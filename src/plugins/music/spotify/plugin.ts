@@ -1,0 +1,25 @@
+import { definePlugin } from '../../../core/action.ts';
+import { controlActions } from './actions/controls.ts';
+import { playbackActions } from './actions/playback.ts';
+import { statusActions } from './actions/status.ts';
+import { SpotifyAuth } from './auth.ts';
+import { callbackRoute } from './callback.ts';
+import { SpotifyClient } from './client.ts';
+import { SpotifyConfig } from './config.ts';
+import type { SpotifyState } from './state.ts';
+import { realTimers } from './timers.ts';
+
+export default definePlugin<SpotifyConfig, SpotifyState>({
+  name: 'music.spotify',
+  aliases: ['music.streaming'],
+  summary:
+    'Spotify: playback on your devices, playlists, library and search, through the Web API (see src/plugins/music/spotify/README.md).',
+  config: SpotifyConfig,
+  actions: [...playbackActions, ...controlActions, ...statusActions],
+  init: ({ config, log, services }) => {
+    const auth = new SpotifyAuth(config, services.store.pluginKv('music.spotify'), log, realTimers());
+    const client = new SpotifyClient(config, auth, log);
+    return { config, auth, client, log, devices: undefined, userId: undefined };
+  },
+  http: (app, { state }) => callbackRoute(app, state.auth),
+});
