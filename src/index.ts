@@ -14,3 +14,13 @@ export { PipitError, ErrorCodes } from './core/errors.ts';
 export type { ErrorCode } from './core/errors.ts';
 export type { ResponseMessage, Request } from './core/messages.ts';
 export { startPipit, resolveConfig } from './runtime.ts';
+export { procedure, hook, cron } from './scripts/api.ts';
+export type { ScriptEvent } from './scripts/api.ts';
+export { CoreKinds } from './events/kinds.ts';
+export type { PipitEvent } from './events/event.ts';
+
+/** Event kind names for `hook()`: `hook(WebhookEvent, {hook: 'door'}, fn)`. */
+export const CustomEvent = 'pipit.message.event.custom.CustomEvent';
+export const WebhookEvent = 'pipit.message.event.http.hook.WebhookEvent';
+export const ApplicationStartedEvent = 'pipit.message.event.application.ApplicationStartedEvent';
+export const ApplicationStoppedEvent = 'pipit.message.event.application.ApplicationStoppedEvent';

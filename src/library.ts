@@ -9,7 +9,9 @@ import type { Service } from './service.ts';
 
 let configPath: string | null | undefined;
 let current: Promise<Service> | undefined;
-let attached: Service | undefined;
+// On globalThis: a script may reach this module through another path than the service did.
+const ATTACHED = Symbol.for('pipit.library.service');
+type Holder = { [ATTACHED]?: Service | undefined };
 
 /**
  * The configuration used by {@link run}. `Config.init(path)` is optional; without it the default
@@ -34,10 +36,11 @@ export const Config = {
 
 /** Used by the service itself so that scripts it loads call into it, not into a second instance. */
 export function attachService(service: Service | undefined): void {
-  attached = service;
+  (globalThis as Holder)[ATTACHED] = service;
 }
 
 function service(): Promise<Service> {
+  const attached = (globalThis as Holder)[ATTACHED];
   if (attached) return Promise.resolve(attached);
   current ??= (async () => {
     const path = configPath === undefined ? findConfig({}) : configPath;

@@ -89,6 +89,8 @@ export async function startPipit(
         'Pipit started without the HTTP backend (no "backend.http" section)',
       );
     }
+    service.scheduler.start();
+    await service.events.emit('ApplicationStartedEvent', {});
   } catch (err) {
     await app?.close();
     await service.close();
@@ -101,6 +103,8 @@ export async function startPipit(
     url,
     stop() {
       stopping ??= (async () => {
+        service.scheduler.stop();
+        await service.events.emit('ApplicationStoppedEvent', {}).catch(() => undefined);
         if (app) await closeGracefully(app, SHUTDOWN_GRACE_MS);
         await service.close();
         log.info('Pipit stopped');

@@ -11,12 +11,26 @@ import { createLogger } from './core/logger.ts';
 import type { Logger } from './core/logger.ts';
 import { compileActions, Registry } from './core/registry.ts';
 import type { Services } from './core/services.ts';
+import { LocalBus } from './events/bus.ts';
+import { Events } from './events/events.ts';
+import { hookFromConfig } from './events/from-config.ts';
 import { builtinPlugins } from './plugins/index.ts';
+import { cronFromConfig } from './cron/from-config.ts';
+import { Scheduler } from './cron/scheduler.ts';
+import { attachService } from './library.ts';
+import { procedureFromConfig } from './procedures/from-config.ts';
+import { loadScripts } from './scripts/loader.ts';
+import type { LoadedScripts } from './scripts/loader.ts';
 import { Store } from './store/store.ts';
 
 /** A running Pipit instance without transports: what HTTP, the CLI and `run()` all sit on. */
 export interface Service {
   config: LoadedConfig;
+  events: Events;
+  /** Cron jobs, added (from config and scripts) but started only by `startPipit`. */
+  scheduler: Scheduler;
+  /** What loading `scripts_dir` produced. */
+  scripts: LoadedScripts;
   log: Logger;
   store: Store;
   auth: Auth;
@@ -38,7 +52,7 @@ export interface Service {
  */
 export async function createService(
   config: LoadedConfig,
-  opts: { log?: Logger; plugins?: readonly PluginDef[] } = {},
+  opts: { log?: Logger; plugins?: readonly PluginDef[]; loadScripts?: boolean } = {},
 ): Promise<Service> {
   const log = opts.log ?? createLogger({ level: config.logLevel });
   mkdirSync(config.workdir, { recursive: true, mode: 0o700 });
@@ -50,11 +64,18 @@ export async function createService(
     loginAttempts: config.http?.login_attempts ?? 10,
   });
 
+  const events = new Events({
+    bus: new LocalBus((err) => log.warn({ err }, 'an event subscriber failed')),
+    origin: config.deviceId,
+    log: log.child({ component: 'hooks' }),
+  });
+
   const services: Services = {
     deviceId: config.deviceId,
     log,
     store,
     registry,
+    events,
     execute: createExecute({ registry, deviceId: config.deviceId, log, services: () => services }),
     async run(action, args = {}, runOpts = {}) {
       const { message } = await services.execute(
@@ -70,6 +91,7 @@ export async function createService(
     },
   };
 
+  const scheduler = new Scheduler(log.child({ component: 'cron' }));
   const started: { def: PluginDef; state: unknown }[] = [];
   try {
     for (const def of available) {
@@ -82,23 +104,35 @@ export async function createService(
       started.push({ def, state });
       registry.addPlugin({ def, config: section.config, state, actions: compileActions(def) });
     }
+    for (const section of config.procedures)
+      registry.addProcedure(procedureFromConfig(section, () => services));
+    for (const section of config.hooks) events.hooks.add(hookFromConfig(section, () => services));
+    for (const section of config.crons) scheduler.add(cronFromConfig(section, () => services));
   } catch (err) {
+    for (const { def, state } of started.reverse()) await def.stop?.(state);
     store.close();
     throw err;
   }
 
   let closed = false;
-  return {
+  let attachedToLibrary = false;
+  const service: Service = {
     config,
+    events,
     log,
     store,
     auth,
     registry,
     execute: services.execute,
     services,
+    scheduler,
+    scripts: { files: [], failed: [], crons: [] },
     async close() {
       if (closed) return;
       closed = true;
+      scheduler.stop();
+      await events.idle();
+      await events.bus.close();
       for (const { def, state } of started.reverse()) {
         try {
           await def.stop?.(state);
@@ -107,6 +141,23 @@ export async function createService(
         }
       }
       store.close();
+      if (attachedToLibrary) attachService(undefined);
     },
   };
+  // Scripts come last: their hooks and procedures may use everything above, and `run()` inside
+  // them must reach this service.
+  if (opts.loadScripts !== false) {
+    attachService(service);
+    attachedToLibrary = true;
+    service.scripts = await loadScripts(config.scriptsDir, services);
+    for (const job of service.scripts.crons) {
+      try {
+        scheduler.add(job);
+      } catch (err) {
+        log.error({ err }, (err as Error).message);
+        service.scripts.failed.push({ file: job.source, error: (err as Error).message });
+      }
+    }
+  }
+  return service;
 }

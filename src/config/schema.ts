@@ -23,6 +23,12 @@ export const HttpConfig = z.strictObject({
     .describe('origins allowed by CORS; empty = CORS closed'),
   trust_proxy: z.boolean().default(false).describe('read client addresses from X-Forwarded-For'),
   session_days: z.number().positive().max(365).default(30).describe('lifetime of a web UI login'),
+  hook_timeout_seconds: z
+    .number()
+    .positive()
+    .max(3600)
+    .default(30)
+    .describe('how long /hook/<name> waits for its listener before answering 504'),
   login_attempts: z
     .number()
     .int()

@@ -2,6 +2,7 @@ import type { Logger } from './logger.ts';
 import type { Registry } from './registry.ts';
 import type { Execute } from './execute.ts';
 import type { Store } from '../store/store.ts';
+import type { Events } from '../events/events.ts';
 
 /**
  * The shared services every plugin, transport and script reaches through one object. Built once by
@@ -13,6 +14,8 @@ export interface Services {
   log: Logger;
   store: Store;
   registry: Registry;
+  /** Event kinds, the bus and the hooks it feeds. */
+  events: Events;
   /** The single entry point every transport calls. */
   execute: Execute;
   /**

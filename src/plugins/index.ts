@@ -1,6 +1,8 @@
 import type { PluginDef } from '../core/action.ts';
+import event from './event.ts';
 import inspect from './inspect.ts';
 import logger from './logger.ts';
+import spotify from './music/spotify/plugin.ts';
 import utils from './utils.ts';
 import variable from './variable.ts';
 
@@ -13,4 +15,6 @@ export const builtinPlugins: readonly PluginDef[] = [
   logger,
   variable,
   inspect,
+  event,
+  spotify,
 ] as PluginDef[];

@@ -35,8 +35,18 @@ describe('configuration', () => {
 
   it('loads the commented default and enables HTTP on 8008', () => {
     const config = load(DEFAULT_CONFIG_YAML);
-    expect(config.http).toMatchObject({ port: 8008, bind_address: '0.0.0.0', max_body_bytes: 1048576 });
-    expect([...config.plugins.keys()].sort()).toEqual(['inspect', 'logger', 'utils', 'variable']);
+    expect(config.http).toMatchObject({
+      port: 8008,
+      bind_address: '0.0.0.0',
+      max_body_bytes: 1048576,
+    });
+    expect([...config.plugins.keys()].sort()).toEqual([
+      'event',
+      'inspect',
+      'logger',
+      'utils',
+      'variable',
+    ]);
   });
 
   it('resolves workdir and scripts_dir relative to the file, and an empty backend.http gets defaults', () => {
@@ -64,7 +74,9 @@ describe('configuration', () => {
   });
 
   it('takes secrets from the environment with !env, with an optional default', () => {
-    const config = load('device_id: !env PIPIT_TEST_ID\nworkdir: !env "PIPIT_TEST_DIR:-/tmp/x"\n', { PIPIT_TEST_ID: 'envhost' });
+    const config = load('device_id: !env PIPIT_TEST_ID\nworkdir: !env "PIPIT_TEST_DIR:-/tmp/x"\n', {
+      PIPIT_TEST_ID: 'envhost',
+    });
     expect(config.deviceId).toBe('envhost');
     expect(config.workdir).toBe('/tmp/x');
   });
@@ -73,15 +85,35 @@ describe('configuration', () => {
     ['bad YAML', 'backend.http: [\n', /not valid YAML/],
     ['a list at the top', '- a\n- b\n', /top level must be a mapping/],
     ['an unknown key', 'devise_id: x\n', /unknown key "devise_id"/],
-    ['a port out of range', 'backend.http:\n  port: 70000\n', /backend\.http\.port: .*65535.*; got 70000/],
-    ['a port that is text', 'backend.http:\n  port: eighty\n', /backend\.http\.port: .*number.*; got "eighty"/],
+    [
+      'a port out of range',
+      'backend.http:\n  port: 70000\n',
+      /backend\.http\.port: .*65535.*; got 70000/,
+    ],
+    [
+      'a port that is text',
+      'backend.http:\n  port: eighty\n',
+      /backend\.http\.port: .*number.*; got "eighty"/,
+    ],
     ['an unknown HTTP key', 'backend.http:\n  prot: 80\n', /backend\.http: unknown key "prot"/],
     ['an unknown plugin setting', 'utils:\n  colour: red\n', /utils: unknown key "colour"/],
     ['a bad device id', 'device_id: "my host"\n', /device_id: use 1 to 64 letters/],
-    ['an unset variable', 'device_id: !env PIPIT_NOT_SET\n', /environment variable PIPIT_NOT_SET is not set/],
+    [
+      'an unset variable',
+      'device_id: !env PIPIT_NOT_SET\n',
+      /environment variable PIPIT_NOT_SET is not set/,
+    ],
     ['a missing include', 'include: nope.yaml\n', /include: file .*nope\.yaml does not exist/],
-    ['a non-boolean enabled', 'utils:\n  enabled: maybe\n', /utils\.enabled: expected true or false; got "maybe"/],
-    ['a bad redis url', 'redis:\n  url: localhost:6379\n', /redis\.url: must start with redis:\/\//],
+    [
+      'a non-boolean enabled',
+      'utils:\n  enabled: maybe\n',
+      /utils\.enabled: expected true or false; got "maybe"/,
+    ],
+    [
+      'a bad redis url',
+      'redis:\n  url: localhost:6379\n',
+      /redis\.url: must start with redis:\/\//,
+    ],
   ])('refuses %s naming the file, the key and the value', (_name, text, pattern) => {
     const message = failure(text);
     expect(message).toContain(join(dir, 'config.yaml'));
@@ -108,7 +140,9 @@ describe('configuration', () => {
     expect(findConfig({ env, cwd: dir })).toBe(xdg);
     const local = write('config.yaml', 'device_id: local\n');
     expect(findConfig({ env, cwd: dir })).toBe(local);
-    expect(findConfig({ env: { ...env, PIPIT_CONFIG: 'other.yaml' }, cwd: dir })).toBe(join(dir, 'other.yaml'));
+    expect(findConfig({ env: { ...env, PIPIT_CONFIG: 'other.yaml' }, cwd: dir })).toBe(
+      join(dir, 'other.yaml'),
+    );
     expect(findConfig({ explicit: '/x/y.yaml', env, cwd: dir })).toBe('/x/y.yaml');
     expect(readFileSync(xdg, 'utf8')).toContain('xdg');
   });

@@ -1,17 +1,32 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/service.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
+// `npm test` builds first; when run alone, rebuild if any source is newer than the build.
+function distIsStale(): boolean {
+  const built = join(ROOT, 'dist', 'index.js');
+  if (!existsSync(built)) return true;
+  const builtAt = statSync(built).mtimeMs;
+  const newest = (dir: string): number =>
+    Math.max(
+      0,
+      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+        e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+      ),
+    );
+  return newest(join(ROOT, 'src')) > builtAt;
+}
+
 describe('library use from a script outside the repository', () => {
   let dir: string;
   let cleanup: () => void;
 
   beforeAll(() => {
-    if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
+    if (distIsStale()) {
       execFileSync(process.execPath, [
         join(ROOT, 'node_modules/typescript/bin/tsc'),
         '-p',

@@ -1,0 +1,57 @@
+import type { UserSection } from '../config/load.ts';
+import { PipitError } from '../core/errors.ts';
+import type { Services } from '../core/services.ts';
+import { parseSteps } from '../procedures/dsl.ts';
+import { stepExecutor } from '../procedures/executor.ts';
+import { runSteps } from '../procedures/runner.ts';
+import { isPlainObject } from '../procedures/values.ts';
+import type { CronJobDef } from './scheduler.ts';
+
+/**
+ * Compiles a YAML `cron.<name>: {cron_expression, actions, timezone?}` section.
+ *
+ * @example
+ * scheduler.add(cronFromConfig(section, () => services));
+ */
+export function cronFromConfig(section: UserSection, services: () => Services): CronJobDef {
+  const name = section.key.slice('cron.'.length);
+  const fail = (what: string, cause?: unknown): never => {
+    throw new PipitError('CONFIG_INVALID', `${section.source}: ${section.key}: ${what}`, { cause });
+  };
+  if (!name) fail('the job needs a name after "cron."');
+  if (!isPlainObject(section.value))
+    fail('expected a mapping with "cron_expression" and "actions"');
+  const {
+    cron_expression: expression,
+    actions,
+    timezone,
+    ...rest
+  } = section.value as Record<string, unknown>;
+  if (Object.keys(rest).length)
+    fail(
+      `unknown key "${Object.keys(rest)[0]}"; a cron job has cron_expression, actions and timezone`,
+    );
+  if (typeof expression !== 'string' || !expression.trim())
+    fail('"cron_expression" must be a cron string such as "0 23 * * *"');
+  if (timezone !== undefined && typeof timezone !== 'string')
+    fail('"timezone" must be an IANA name such as "Europe/Rome"');
+  let steps;
+  try {
+    steps = parseSteps(actions, `${section.key} actions`);
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err), err);
+  }
+  return {
+    name,
+    expression: expression as string,
+    timezone: timezone as string | undefined,
+    source: section.source,
+    run: async (signal) => {
+      await runSteps(
+        steps!,
+        {},
+        { signal, execute: stepExecutor(services(), { target: 'cron', depth: 0, signal }) },
+      );
+    },
+  };
+}

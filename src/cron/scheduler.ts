@@ -1,0 +1,127 @@
+import { Cron } from 'croner';
+import { PipitError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+
+/** A scheduled job: a YAML `cron.<name>` or a script's `cron(expression, fn)`. */
+export interface CronJobDef {
+  name: string;
+  expression: string;
+  /** IANA time zone (e.g. "Europe/Rome"); default: the machine's. */
+  timezone?: string | undefined;
+  source: string;
+  run(signal: AbortSignal): Promise<unknown>;
+}
+
+/** What happened when a job was due. */
+export type CronRunResult = 'ran' | 'failed' | 'skipped';
+
+interface Job {
+  def: CronJobDef;
+  cron: Cron;
+  running: boolean;
+}
+
+/**
+ * Runs cron jobs. A run still going when the next is due is not started twice (that run is
+ * skipped and logged); a failing run is logged and the job stays scheduled.
+ *
+ * @example
+ * const scheduler = new Scheduler(log);
+ * scheduler.add({ name: 'Nightly', expression: '0 23 * * *', source: 'config.yaml', run });
+ * scheduler.start();
+ */
+export class Scheduler {
+  private readonly jobs = new Map<string, Job>();
+  private readonly log: Logger;
+  private readonly controller = new AbortController();
+  private readonly listeners = new Set<(name: string, result: CronRunResult) => void>();
+
+  constructor(log: Logger) {
+    this.log = log;
+  }
+
+  /** Validates and registers a job (paused until {@link start}); CONFIG_INVALID on a bad one. */
+  add(def: CronJobDef): void {
+    if (this.jobs.has(def.name))
+      throw new PipitError(
+        'CONFIG_INVALID',
+        `${def.source}: a cron job named "${def.name}" already exists`,
+      );
+    let cron: Cron;
+    try {
+      cron = new Cron(
+        def.expression,
+        {
+          paused: true,
+          ...(def.timezone ? { timezone: def.timezone } : {}),
+        },
+        async () => {
+          await this.runNow(def.name);
+        },
+      );
+      cron.nextRun();
+    } catch (err) {
+      throw new PipitError(
+        'CONFIG_INVALID',
+        `${def.source}: cron.${def.name}: invalid cron_expression "${def.expression}"${def.timezone ? ` or timezone "${def.timezone}"` : ''}: ${(err as Error).message}`,
+        { cause: err },
+      );
+    }
+    this.jobs.set(def.name, { def, cron, running: false });
+  }
+
+  start(): void {
+    for (const job of this.jobs.values()) job.cron.resume();
+  }
+
+  stop(): void {
+    this.controller.abort();
+    for (const job of this.jobs.values()) job.cron.stop();
+  }
+
+  list(): {
+    name: string;
+    expression: string;
+    timezone: string | null;
+    next: string | null;
+    source: string;
+  }[] {
+    return [...this.jobs.values()].map(({ def, cron }) => ({
+      name: def.name,
+      expression: def.expression,
+      timezone: def.timezone ?? null,
+      next: cron.nextRun()?.toISOString() ?? null,
+      source: def.source,
+    }));
+  }
+
+  /** Calls `listener(name, result)` after every due run (tests, metrics). */
+  onRun(listener: (name: string, result: CronRunResult) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Runs a job now, as the schedule does; 'skipped' while its previous run is still going. */
+  async runNow(name: string): Promise<CronRunResult> {
+    const job = this.jobs.get(name);
+    if (!job) throw new PipitError('NOT_FOUND', `no cron job named "${name}"`);
+    let result: CronRunResult;
+    if (job.running) {
+      this.log.warn({ cron: name }, `cron job ${name} is still running: this run is skipped`);
+      result = 'skipped';
+    } else {
+      job.running = true;
+      try {
+        await job.def.run(this.controller.signal);
+        result = 'ran';
+      } catch (err) {
+        this.log.warn({ err, cron: name, source: job.def.source }, `cron job ${name} failed`);
+        result = 'failed';
+      } finally {
+        job.running = false;
+      }
+    }
+    for (const listener of this.listeners) listener(name, result);
+    return result;
+  }
+}

@@ -1,0 +1,88 @@
+import { PipitError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import type { PipitEvent } from './event.ts';
+import type { EventPredicate } from './match.ts';
+
+/** An explicit answer to a web hook: body, HTTP status, response headers (SPEC's send_response). */
+export interface HookResponse {
+  body: unknown;
+  status: number;
+  headers: Record<string, string>;
+}
+
+/** What a running hook gets besides the event. */
+export interface HookRunContext {
+  signal: AbortSignal;
+  /** Present for web hooks: answers the HTTP client (the first answer wins). */
+  respond?: (response: HookResponse) => void;
+}
+
+/** A listener: a YAML `event.hook.<name>` or a script's `hook(kind, filter, fn)`. */
+export interface Hook {
+  name: string;
+  /** Config file or script path, for logs and errors. */
+  source: string;
+  matches: EventPredicate;
+  run(event: PipitEvent, ctx: HookRunContext): Promise<unknown>;
+}
+
+/** The outcome of one hook run. */
+export type HookOutcome =
+  { hook: Hook; ok: true; value: unknown } | { hook: Hook; ok: false; error: unknown };
+
+/**
+ * The registered hooks. Every matching hook runs, concurrently, started in registration order (YAML
+ * hooks in config order, then script hooks in script-file order); a failing hook is logged and
+ * does not affect the others.
+ *
+ * @example
+ * hooks.add({ name: 'OnDoor', source: 'config.yaml', matches, run });
+ * await hooks.dispatch(event);
+ */
+export class Hooks {
+  private readonly hooks: Hook[] = [];
+  private readonly log: Logger;
+
+  constructor(log: Logger) {
+    this.log = log;
+  }
+
+  add(hook: Hook): void {
+    if (this.hooks.some((h) => h.name === hook.name)) {
+      throw new PipitError(
+        'CONFIG_INVALID',
+        `${hook.source}: a hook named "${hook.name}" already exists`,
+      );
+    }
+    this.hooks.push(hook);
+  }
+
+  list(): readonly Hook[] {
+    return this.hooks;
+  }
+
+  matching(event: PipitEvent): Hook[] {
+    return this.hooks.filter((h) => h.matches(event.args));
+  }
+
+  /** Runs one hook, turning its failure into an outcome (and a log line) instead of a throw. */
+  async runOne(hook: Hook, event: PipitEvent, ctx: HookRunContext): Promise<HookOutcome> {
+    try {
+      return { hook, ok: true, value: await hook.run(event, ctx) };
+    } catch (err) {
+      this.log.warn(
+        { err, hook: hook.name, source: hook.source, event: event.args.type },
+        `hook ${hook.name} failed`,
+      );
+      return { hook, ok: false, error: err };
+    }
+  }
+
+  /** Runs every hook matching the event; resolves when all have finished. */
+  dispatch(
+    event: PipitEvent,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<HookOutcome[]> {
+    return Promise.all(this.matching(event).map((hook) => this.runOne(hook, event, { signal })));
+  }
+}

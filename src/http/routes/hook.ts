@@ -1,0 +1,174 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { PipitError } from '../../core/errors.ts';
+import { makeEvent } from '../../events/event.ts';
+import type { PipitEvent } from '../../events/event.ts';
+import type { HookOutcome, HookResponse } from '../../events/hooks.ts';
+import { CoreKinds } from '../../events/kinds.ts';
+import type { Service } from '../../service.ts';
+import { sendError } from '../reply.ts';
+
+/** Header names whose values never reach /ws/events subscribers. */
+export const REDACTED_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'x-token',
+  'x-api-key',
+  'x-csrf-token',
+]);
+
+const HookName = z
+  .string()
+  .regex(/^[\w.-]{1,128}$/, 'a hook name is 1 to 128 letters, digits, ".", "_" or "-"');
+
+function parseForm(text: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null) as Record<
+    string,
+    string | string[]
+  >;
+  for (const [key, value] of new URLSearchParams(text)) {
+    const prev = out[key];
+    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
+
+/** The event as subscribers see it: credentials in headers replaced. */
+export function redactWebhookEvent(event: PipitEvent): PipitEvent {
+  const headers = event.args.headers as Record<string, unknown>;
+  const safe = Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [k, REDACTED_HEADERS.has(k) ? '[redacted]' : v]),
+  );
+  return { ...event, args: { ...event.args, headers: safe } };
+}
+
+function answer(reply: FastifyReply, response: HookResponse): FastifyReply {
+  reply.code(response.status).headers(response.headers);
+  const { body } = response;
+  if (body === undefined || body === null)
+    return reply.code(response.status === 200 ? 204 : response.status).send();
+  if (typeof body === 'string') {
+    if (!reply.hasHeader('content-type')) reply.type('text/plain; charset=utf-8');
+    return reply.send(body);
+  }
+  if (Buffer.isBuffer(body))
+    return reply
+      .type(
+        reply.getHeader('content-type')
+          ? String(reply.getHeader('content-type'))
+          : 'application/octet-stream',
+      )
+      .send(body);
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/**
+ * `/hook/<name>` (GET, POST, PUT, PATCH, DELETE; unauthenticated by design — the listener decides):
+ * raises a WebhookEvent, runs the listeners registered for that hook, and answers with the first
+ * explicit `sendResponse` or, once all have finished, the first returned value (objects as JSON,
+ * strings as text). No listener → 404; listeners failing without an answer → 500 (details only in
+ * the log); no answer within `backend.http.hook_timeout_seconds` → 504.
+ *
+ * @example
+ * curl -H 'X-Token: secret' -d '{"door": "front"}' -H 'Content-Type: application/json' http://localhost:8008/hook/door
+ */
+export async function hookRoutes(app: FastifyInstance, service: Service): Promise<void> {
+  const origin = service.config.deviceId;
+  const timeoutMs = (service.config.http?.hook_timeout_seconds ?? 30) * 1000;
+  // Parsers for form and text bodies live in this encapsulated scope only: /execute stays JSON-only.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_req, body, done) => done(null, parseForm(String(body))),
+    );
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+    scope.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url: '/hook/:name',
+      handler: async (req, reply) => {
+        const name = HookName.safeParse((req.params as { name: string }).name);
+        if (!name.success)
+          return sendError(
+            reply,
+            new PipitError('BAD_REQUEST', name.error.issues[0]!.message),
+            origin,
+          );
+        const event = makeEvent(
+          CoreKinds.WebhookEvent,
+          {
+            hook: name.data,
+            method: req.method,
+            args: req.query ?? {},
+            data: req.body ?? null,
+            headers: { ...req.headers },
+          },
+          origin,
+        );
+        const listeners = service.events.hooks.matching(event);
+        void service.events.publish(redactWebhookEvent(event));
+        if (!listeners.length) {
+          return sendError(
+            reply,
+            new PipitError('NOT_FOUND', `no listener is registered for hook "${name.data}"`),
+            origin,
+          );
+        }
+
+        const controller = new AbortController();
+        let explicit: HookResponse | undefined;
+        let resolveExplicit: () => void = () => undefined;
+        const explicitAnswer = new Promise<void>((resolve) => (resolveExplicit = resolve));
+        const respond = (response: HookResponse) => {
+          explicit ??= response;
+          resolveExplicit();
+        };
+        req.raw.once('close', () => controller.abort());
+        const runs = Promise.all(
+          listeners.map((hook) =>
+            service.events.hooks.runOne(hook, event, { signal: controller.signal, respond }),
+          ),
+        );
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<'timeout'>(
+          (resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)),
+        );
+        const first = await Promise.race([
+          runs,
+          explicitAnswer.then(() => 'explicit' as const),
+          timeout,
+        ]);
+        clearTimeout(timer);
+        if (explicit) return answer(reply, explicit);
+        if (first === 'timeout') {
+          controller.abort();
+          return sendError(
+            reply,
+            new PipitError(
+              'TIMEOUT',
+              `the listener of hook "${name.data}" did not answer within ${timeoutMs / 1000} s`,
+            ),
+            origin,
+          );
+        }
+        const outcomes = first as HookOutcome[];
+        const answered = outcomes.find((o) => o.ok && o.value !== undefined);
+        if (answered && answered.ok)
+          return answer(reply, { body: answered.value, status: 200, headers: {} });
+        if (outcomes.some((o) => !o.ok)) {
+          return sendError(
+            reply,
+            new PipitError(
+              'INTERNAL',
+              `the listener of hook "${name.data}" failed (see the service log)`,
+            ),
+            origin,
+          );
+        }
+        return reply.code(204).send();
+      },
+    });
+  });
+}

@@ -1,0 +1,115 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { registerHooks } from 'node:module';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Services } from '../core/services.ts';
+import type { CronJobDef } from '../cron/scheduler.ts';
+import type { PipitEvent } from '../events/event.ts';
+import type { HookResponse } from '../events/hooks.ts';
+import { compileCondition } from '../events/match.ts';
+import { drainRegistrations } from './api.ts';
+import type { ScriptEvent, ScriptRegistration } from './api.ts';
+
+const SCRIPT = /\.(ts|js|mjs)$/;
+const NOT_SCRIPT = /(\.d\.ts|\.test\.(ts|js|mjs))$/;
+
+let resolverInstalled = false;
+
+// Scripts in scripts_dir `import { run, hook } from 'pipit'` without installing Pipit next to them:
+// the bare specifier resolves to this very package, so they share the running service's modules.
+function installPipitResolver(): void {
+  if (resolverInstalled) return;
+  resolverInstalled = true;
+  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  const self = new URL(`../index.${ext}`, import.meta.url).href;
+  registerHooks({
+    resolve: (specifier, context, next) =>
+      specifier === 'pipit' ? { url: self, shortCircuit: true } : next(specifier, context),
+  });
+}
+
+/** What loading the scripts produced. */
+export interface LoadedScripts {
+  files: string[];
+  failed: { file: string; error: string }[];
+  crons: CronJobDef[];
+}
+
+function toScriptEvent(event: PipitEvent, respond?: (r: HookResponse) => void): ScriptEvent {
+  const send = (body: unknown, status = 200, headers: Record<string, string> = {}) => {
+    if (!respond) throw new Error('sendResponse only works in a hook on a WebhookEvent');
+    respond({ body, status, headers });
+  };
+  return { ...event.args, event, sendResponse: send, send_response: send } as ScriptEvent;
+}
+
+function apply(
+  file: string,
+  entry: ScriptRegistration,
+  index: number,
+  services: Services,
+  crons: CronJobDef[],
+): void {
+  const source = file;
+  const stem = basename(file).replace(SCRIPT, '');
+  if (entry.kind === 'procedure') {
+    services.registry.addProcedure({
+      name: entry.name,
+      params: entry.params,
+      summary: `script procedure (${basename(file)})`,
+      source,
+      run: async (args) => entry.fn(args),
+    });
+  } else if (entry.kind === 'hook') {
+    const kind = services.events.kinds.resolve(entry.event);
+    const matches = compileCondition({ ...entry.filter, type: kind });
+    services.events.hooks.add({
+      name: entry.name ?? `${stem}#${index}`,
+      source,
+      matches,
+      run: async (event, ctx) => entry.fn(toScriptEvent(event, ctx.respond)),
+    });
+  } else {
+    crons.push({
+      name: entry.name ?? `${stem}#${index}`,
+      expression: entry.expression,
+      timezone: entry.timezone,
+      source,
+      run: async () => entry.fn(),
+    });
+  }
+}
+
+/**
+ * Loads the `.ts` (Node 24 type stripping), `.js` and `.mjs` files of `scripts_dir` in name order
+ * and registers their procedures and hooks (crons are returned for the scheduler). A script that
+ * fails to load is reported with its file and error and does not stop the others or the service.
+ *
+ * @example
+ * const { crons, failed } = await loadScripts(config.scriptsDir, services);
+ */
+export async function loadScripts(dir: string, services: Services): Promise<LoadedScripts> {
+  const result: LoadedScripts = { files: [], failed: [], crons: [] };
+  if (!existsSync(dir)) return result;
+  installPipitResolver();
+  const files = readdirSync(dir)
+    .filter((f) => SCRIPT.test(f) && !NOT_SCRIPT.test(f))
+    .sort()
+    .map((f) => join(dir, f));
+  for (const file of files) {
+    drainRegistrations();
+    try {
+      await import(pathToFileURL(file).href);
+      const entries = drainRegistrations();
+      const crons: CronJobDef[] = [];
+      entries.forEach((entry, i) => apply(file, entry, i, services, crons));
+      result.crons.push(...crons);
+      result.files.push(file);
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      services.log.error({ file, err }, `script ${file} failed to load: ${error}`);
+      result.failed.push({ file, error });
+    }
+  }
+  return result;
+}
