@@ -1,0 +1,97 @@
+import type { WebSocket } from 'ws';
+import type { Principal } from '../../auth/auth.ts';
+import { PipitError } from '../../core/errors.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { Service } from '../../service.ts';
+import { CloseCode } from './frames.ts';
+import { KeepAlive } from './keepalive.ts';
+
+/** One authenticated WebSocket, as the registry sees it. */
+export interface Connection {
+  socket: WebSocket;
+  principal: Principal;
+  /** Resolves with an error once the credentials no longer hold (revoked, expired, logged out). */
+  recheck(): Promise<PipitError | undefined>;
+  /** Sends the endpoint's error frame and closes with 1008. */
+  refuse(error: PipitError): void;
+}
+
+/**
+ * Every open WebSocket of both endpoints: keeps them alive (ping/pong), closes the ones whose
+ * token is revoked at once (1008), re-checks credentials on each keep-alive beat (expired token,
+ * ended session, revocation by another process), and closes them all with 1001 on shutdown.
+ *
+ * @example
+ * const connections = new Connections(service, { pingIntervalMs: 30_000 });
+ * const remove = connections.add({ socket, principal, recheck, refuse });
+ * socket.on('close', remove);
+ */
+export class Connections {
+  private readonly all = new Set<Connection>();
+  private readonly byToken = new Map<string, Set<Connection>>();
+  private readonly keepAlive: KeepAlive;
+  private readonly stopRevoke: () => void;
+  private readonly log: Logger;
+
+  constructor(service: Service, opts: { pingIntervalMs: number }) {
+    this.log = service.log.child({ component: 'ws' });
+    this.keepAlive = new KeepAlive(opts.pingIntervalMs, () => this.recheckAll());
+    this.stopRevoke = service.auth.onRevoke((tokenId) => {
+      for (const conn of this.byToken.get(tokenId) ?? []) {
+        conn.refuse(new PipitError('UNAUTHORIZED', 'the token of this connection was revoked'));
+      }
+    });
+  }
+
+  /** Registers an open connection; returns the function that removes it (call it on close). */
+  add(conn: Connection): () => void {
+    this.all.add(conn);
+    const tokenId = conn.principal.tokenId;
+    if (tokenId) {
+      let set = this.byToken.get(tokenId);
+      if (!set) this.byToken.set(tokenId, (set = new Set()));
+      set.add(conn);
+    }
+    const untrack = this.keepAlive.track(conn.socket);
+    return () => {
+      untrack();
+      this.all.delete(conn);
+      if (!tokenId) return;
+      const set = this.byToken.get(tokenId);
+      set?.delete(conn);
+      if (set?.size === 0) this.byToken.delete(tokenId);
+    };
+  }
+
+  /** Open connections (tests assert that closed ones are forgotten). */
+  get size(): number {
+    return this.all.size;
+  }
+
+  /** Token ids with open connections. */
+  get tokens(): number {
+    return this.byToken.size;
+  }
+
+  /** Stops the keep-alive and revocation listener, and closes every socket with 1001. */
+  close(): void {
+    this.keepAlive.stop();
+    this.stopRevoke();
+    for (const { socket } of this.all) {
+      socket.close(CloseCode.GOING_AWAY, 'server shutting down');
+      // A peer that does not answer the close frame must not hold the shutdown up.
+      setTimeout(() => socket.terminate(), 1000).unref();
+    }
+  }
+
+  private recheckAll(): void {
+    for (const conn of this.all) {
+      conn.recheck().then(
+        (error) => {
+          if (error) conn.refuse(error);
+        },
+        (err: unknown) => this.log.warn({ err }, 'could not re-check WebSocket credentials'),
+      );
+    }
+  }
+}

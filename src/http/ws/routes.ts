@@ -1,0 +1,85 @@
+import websocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import { PipitError } from '../../core/errors.ts';
+import type { Service } from '../../service.ts';
+import { sendError } from '../reply.ts';
+import { authenticateUpgradeHook } from './connection-auth.ts';
+import { Connections } from './connections.ts';
+import { eventsHandler } from './events.ts';
+import { DEFAULT_MAX_IN_FLIGHT, requestsHandler } from './requests.ts';
+
+/** Tunables of the WebSocket endpoints; the defaults suit production, tests shorten them. */
+export interface WsOptions {
+  /** Keep-alive ping period; a socket that has not answered the previous ping is terminated. */
+  pingIntervalMs: number;
+  /** Bytes queued for one socket before it is closed with 1013 as a slow consumer. */
+  maxBufferedBytes: number;
+  /** How long a slow consumer has to read up to its 1013 close frame before it is cut off. */
+  slowConsumerGraceMs: number;
+  /** Requests one `/ws/requests` connection may have running at once. */
+  maxInFlight: number;
+  /** Largest frame accepted (larger: `ws` closes with 1009); default `backend.http.max_body_bytes`. */
+  maxPayload?: number;
+}
+
+/** The production defaults of {@link WsOptions}. */
+export const WS_DEFAULTS: WsOptions = {
+  pingIntervalMs: 30_000,
+  maxBufferedBytes: 4 * 1024 * 1024,
+  slowConsumerGraceMs: 5_000,
+  maxInFlight: DEFAULT_MAX_IN_FLIGHT,
+};
+
+/**
+ * Registers `/ws/events` and `/ws/requests` (and @fastify/websocket) on the HTTP app. A plain GET
+ * on either path (no upgrade) is answered 400 with a response message saying how to connect.
+ * Returns the connection registry (tests watch its size).
+ *
+ * @example
+ * await wsRoutes(app, service);
+ * await wsRoutes(app, service, { pingIntervalMs: 50 }); // tests
+ */
+export async function wsRoutes(
+  app: FastifyInstance,
+  service: Service,
+  options: Partial<WsOptions> = {},
+): Promise<Connections> {
+  const opts = { ...WS_DEFAULTS, ...options };
+  const connections = new Connections(service, { pingIntervalMs: opts.pingIntervalMs });
+  // Before the plugin's own preClose (which closes sockets without a code): clients learn 1001.
+  app.addHook('preClose', async () => connections.close());
+  await app.register(websocket, {
+    options: {
+      maxPayload: opts.maxPayload ?? service.config.http?.max_body_bytes ?? 1024 * 1024,
+      perMessageDeflate: false,
+    },
+  });
+
+  const limits = {
+    maxBufferedBytes: opts.maxBufferedBytes,
+    graceMs: opts.slowConsumerGraceMs,
+  };
+  const preValidation = authenticateUpgradeHook(service);
+  const notUpgraded = (path: string) =>
+    new PipitError(
+      'BAD_REQUEST',
+      `${path} is a WebSocket endpoint: connect with a WebSocket client (ws://.../${path.slice(1)}) and a token`,
+    );
+
+  app.route({
+    method: 'GET',
+    url: '/ws/events',
+    preValidation,
+    handler: (_req, reply) => sendError(reply, notUpgraded('/ws/events'), service.config.deviceId),
+    wsHandler: eventsHandler(service, connections, limits),
+  });
+  app.route({
+    method: 'GET',
+    url: '/ws/requests',
+    preValidation,
+    handler: (_req, reply) =>
+      sendError(reply, notUpgraded('/ws/requests'), service.config.deviceId),
+    wsHandler: requestsHandler(service, connections, { limits, maxInFlight: opts.maxInFlight }),
+  });
+  return connections;
+}
