@@ -14,7 +14,6 @@ import { hookRoutes } from './routes/hook.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { serveSpaFallback, uiRoutes, wantsSpaPage } from './routes/ui.ts';
 import { wsRoutes } from './ws/routes.ts';
-import { wsRoutes } from './ws/routes.ts';
 
 // Fastify's own errors (body parsing, limits) in Pipit's terms, with messages that say the fix.
 function fromFastifyError(err: FastifyError, maxBody: number): PipitError | undefined {
@@ -98,7 +97,6 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
   executeRoute(app, service);
   authRoutes(app, service);
   tokenRoutes(app, service);
-  await wsRoutes(app, service);
   await wsRoutes(app, service);
   await hookRoutes(app, service);
   for (const plugin of service.registry.plugins.values()) {
