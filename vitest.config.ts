@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // User scripts `import ... from 'pipit'`; in the service Node resolves that to this package
+  // (src/scripts/loader.ts), under vitest this alias does the same.
+  resolve: { alias: { pipit: new URL('./src/index.ts', import.meta.url).pathname } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     pool: 'forks',

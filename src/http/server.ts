@@ -70,6 +70,8 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
     bodyLimit: http.max_body_bytes,
     trustProxy: http.trust_proxy,
     return503OnClosing: true,
+    // Long enough for hook names (128) so that our own validation answers, with its message.
+    routerOptions: { maxParamLength: 256 },
   });
   app.decorateRequest('principal', null);
 

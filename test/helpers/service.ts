@@ -30,13 +30,20 @@ export interface TestApp {
  * @example
  * const t = await makeApp('procedure.x:\n  - action: utils.echo');
  */
-export async function makeApp(extraYaml = '', opts: { dir?: string } = {}): Promise<TestApp> {
+export async function makeApp(
+  extraYaml = '',
+  opts: { dir?: string; http?: Record<string, unknown> } = {},
+): Promise<TestApp> {
   const owned = opts.dir ? undefined : tempDir();
   const dir = opts.dir ?? owned!.dir;
   const configPath = join(dir, 'config.yaml');
   writeFileSync(
     configPath,
-    `device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${extraYaml}`,
+    `device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${Object.entries(
+      opts.http ?? {},
+    )
+      .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}\n`)
+      .join('')}${extraYaml}`,
   );
   const config = loadConfig({ path: configPath, plugins: builtinPlugins });
   const service = await createService(config, { log: createLogger({ level: 'silent' }) });

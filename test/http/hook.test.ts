@@ -1,0 +1,197 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Delivery } from '../../src/events/bus.ts';
+import { makeApp, tempDir } from '../helpers/service.ts';
+import type { TestApp } from '../helpers/service.ts';
+
+// SPEC's web-hook example, as a script and as YAML: check X-Token, 401 with a short text when wrong.
+const SCRIPT = `import { hook } from 'pipit';
+hook('WebhookEvent', { hook: 'door' }, (event) => {
+  if (event.headers['x-token'] !== 'hook-secret') return event.sendResponse('Unauthorized', 401);
+  return { opened: true, method: event.method, args: event.args, data: event.data };
+});
+hook('WebhookEvent', { hook: 'text' }, () => 'plain words');
+hook('WebhookEvent', { hook: 'headers' }, (e) => e.send_response({ made: true }, 201, { 'x-made-by': 'pipit' }));
+hook('WebhookEvent', { hook: 'nothing' }, () => undefined);
+hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('secret internals /etc/passwd'); });
+let release;
+hook('WebhookEvent', { hook: 'slow' }, () => new Promise((resolve) => { release = resolve; }));
+hook('WebhookEvent', { hook: 'release' }, () => { release?.('late'); return 'released'; });
+`;
+
+const YAML = `
+backend.http:
+  port: 0
+  bind_address: 127.0.0.1
+  hook_timeout_seconds: 0.5
+scripts_dir: ./scripts
+event.hook.YamlDoor:
+  if:
+    type: WebhookEvent
+    hook: yamldoor
+  then:
+    - if \${headers['x-token'] != 'hook-secret'}:
+        - action: hook.send_response
+          args:
+            body: Unauthorized
+            status: 401
+    - return:
+        opened: true
+        who: \${data.who}
+`;
+
+describe('/hook/<name>', () => {
+  let t: TestApp;
+  let cleanup: () => void;
+
+  beforeAll(async () => {
+    const tmp = tempDir();
+    cleanup = tmp.cleanup;
+    mkdirSync(join(tmp.dir, 'scripts'));
+    writeFileSync(join(tmp.dir, 'scripts', 'hooks.mjs'), SCRIPT);
+    t = await makeApp(YAML.replace(/^backend\.http:[\s\S]*?hook_timeout_seconds: 0\.5\n/m, ''), {
+      dir: tmp.dir,
+      http: { hook_timeout_seconds: 0.5 },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    cleanup();
+  });
+
+  it('answers 401 with a short text when the script hook check fails, JSON otherwise', async () => {
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/hook/door',
+      headers: { 'x-token': 'wrong' },
+    });
+    expect(bad.statusCode).toBe(401);
+    expect(bad.headers['content-type']).toMatch(/text\/plain/);
+    expect(bad.body).toBe('Unauthorized');
+    const good = await t.app.inject({
+      method: 'GET',
+      url: '/hook/door?room=hall&tag=a&tag=b',
+      headers: { 'x-token': 'hook-secret' },
+    });
+    expect(good.statusCode).toBe(200);
+    expect(good.json()).toEqual({
+      opened: true,
+      method: 'GET',
+      args: { room: 'hall', tag: ['a', 'b'] },
+      data: null,
+    });
+  });
+
+  it('answers the same way from a YAML hook (send_response step, return value)', async () => {
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/hook/yamldoor',
+      payload: { who: 'ada' },
+    });
+    expect(bad.statusCode).toBe(401);
+    expect(bad.body).toBe('Unauthorized');
+    const good = await t.app.inject({
+      method: 'POST',
+      url: '/hook/yamldoor',
+      headers: { 'x-token': 'hook-secret' },
+      payload: { who: 'ada' },
+    });
+    expect(good.statusCode).toBe(200);
+    expect(good.json()).toEqual({ opened: true, who: 'ada' });
+  });
+
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE'] as const)(
+    'accepts %s with a JSON body',
+    async (method) => {
+      const res = await t.app.inject({
+        method,
+        url: '/hook/door',
+        headers: { 'x-token': 'hook-secret' },
+        payload: { n: 1 },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ method, data: { n: 1 } });
+    },
+  );
+
+  it('parses form bodies (repeated keys kept) and passes other bodies as text', async () => {
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/hook/door',
+      headers: { 'x-token': 'hook-secret', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'a=1&b=x&b=y',
+    });
+    expect(form.json().data).toEqual({ a: '1', b: ['x', 'y'] });
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/hook/door',
+      headers: { 'x-token': 'hook-secret', 'content-type': 'text/plain' },
+      payload: '${process.exit()}',
+    });
+    expect(text.json().data).toBe('${process.exit()}');
+  });
+
+  it('answers strings as text, explicit status and headers, and no value as 204', async () => {
+    const text = await t.app.inject({ method: 'GET', url: '/hook/text' });
+    expect(text.body).toBe('plain words');
+    const made = await t.app.inject({ method: 'GET', url: '/hook/headers' });
+    expect(made.statusCode).toBe(201);
+    expect(made.headers['x-made-by']).toBe('pipit');
+    expect(made.json()).toEqual({ made: true });
+    const nothing = await t.app.inject({ method: 'GET', url: '/hook/nothing' });
+    expect(nothing.statusCode).toBe(204);
+  });
+
+  it('answers 404 without a listener, 500 without internals when it throws, 504 when it is too slow', async () => {
+    const none = await t.app.inject({ method: 'GET', url: '/hook/unknown' });
+    expect(none.statusCode).toBe(404);
+    expect(none.json().response.errors[0]).toMatch(/no listener is registered for hook "unknown"/);
+    const broken = await t.app.inject({ method: 'GET', url: '/hook/broken' });
+    expect(broken.statusCode).toBe(500);
+    expect(broken.body).not.toContain('passwd');
+    const slow = await t.app.inject({ method: 'GET', url: '/hook/slow' });
+    expect(slow.statusCode).toBe(504);
+    expect(slow.json().response.errors[0]).toMatch(/did not answer within 0.5 s/);
+    await t.app.inject({ method: 'GET', url: '/hook/release' });
+  });
+
+  it('refuses oversized bodies with 413 and bad names with 400', async () => {
+    const big = await t.app.inject({
+      method: 'POST',
+      url: '/hook/door',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x'.repeat(1_100_000),
+    });
+    expect(big.statusCode).toBe(413);
+    const bad = await t.app.inject({ method: 'GET', url: `/hook/${'a'.repeat(200)}` });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('shows the event to subscribers with credentials redacted, and hooks still get them', async () => {
+    const seen: Delivery[] = [];
+    const off = t.service.events.subscribe((d) => seen.push(d));
+    try {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/hook/door',
+        headers: {
+          'x-token': 'hook-secret',
+          authorization: 'Bearer abc',
+          cookie: 'pipit_session=xyz',
+          'x-other': 'kept',
+        },
+      });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      off();
+    }
+    const event = seen.find((d) => d.event.args.type.endsWith('WebhookEvent'))!.event;
+    const headers = event.args.headers as Record<string, string>;
+    expect(headers['x-token']).toBe('[redacted]');
+    expect(headers.authorization).toBe('[redacted]');
+    expect(headers.cookie).toBe('[redacted]');
+    expect(headers['x-other']).toBe('kept');
+    expect(event.args.hook).toBe('door');
+  });
+});
