@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
 import type { TestApp } from '../../helpers/service.ts';
-import { authorize, fails, ok, pluginState, spotifyApp, startEmu, startPlaying } from './helpers.ts';
+import {
+  authorize,
+  fails,
+  ok,
+  pluginState,
+  spotifyApp,
+  startEmu,
+  startPlaying,
+} from './helpers.ts';
 
 let emu: SpotifyEmulator;
 let t: TestApp;
@@ -53,7 +61,10 @@ describe('player actions', () => {
 
   it('play accepts an open.spotify.com link and a device by name (case-insensitive)', async () => {
     const id = emu.control.seed.fixedAlbumId;
-    await ok(t, 'play', { resource: `https://open.spotify.com/album/${id}?si=x`, device: 'work LAPTOP' });
+    await ok(t, 'play', {
+      resource: `https://open.spotify.com/album/${id}?si=x`,
+      device: 'work LAPTOP',
+    });
     expect(emu.control.player()).toMatchObject({
       deviceId: emu.control.seed.deviceIds.laptop,
       contextUri: `spotify:album:${id}`,
@@ -165,7 +176,11 @@ describe('player actions', () => {
 
   it('get_devices lists SPEC devices; names are cached and re-listed on a miss', async () => {
     const devices = (await ok(t, 'get_devices')) as { name: string }[];
-    expect(devices.map((d) => d.name)).toEqual(['Living Room Speaker', 'Work Laptop', 'Pocket Phone']);
+    expect(devices.map((d) => d.name)).toEqual([
+      'Living Room Speaker',
+      'Work Laptop',
+      'Pocket Phone',
+    ]);
     expect(devices[0]).toEqual({
       id: emu.control.seed.deviceIds.speaker,
       is_active: false,
@@ -196,13 +211,15 @@ describe('player actions', () => {
     expect(history).toHaveLength(5);
     expect(history[0]).toMatchObject({ type: 'track', played_at: expect.any(String) });
     const cutoff = history[2]!.played_at;
-    const older = (await ok(t, 'history', { before: cutoff, limit: 50 })) as { played_at: string }[];
+    const older = (await ok(t, 'history', { before: cutoff, limit: 50 })) as {
+      played_at: string;
+    }[];
     expect(older[0]!.played_at).toBe(history[3]!.played_at);
     const seconds = Date.parse(cutoff) / 1000;
     expect(await ok(t, 'history', { before: seconds, limit: 1 })).toEqual(older.slice(0, 1));
-    expect(emu.control.requests({ path: '/v1/me/player/recently-played' }).at(-1)!.query).toMatchObject(
-      { before: String(Date.parse(cutoff)) },
-    );
+    expect(
+      emu.control.requests({ path: '/v1/me/player/recently-played' }).at(-1)!.query,
+    ).toMatchObject({ before: String(Date.parse(cutoff)) });
     expect(await fails(t, 'history', { before: seconds, after: seconds })).toMatch(/not both/);
     expect(await fails(t, 'history', { limit: 51 })).toMatch(/limit/);
     expect(await fails(t, 'history', { after: 'yesterday' })).toMatch(/ISO datetime/);

@@ -107,7 +107,11 @@ export class SpotifyAuth {
     const now = this.timers.now();
     const expiresAt = now + this.config.auth_state_ttl_seconds * 1000;
     const states = this.#pending(now);
-    states[state] = { expires_at: expiresAt, url, ...(verifier ? { code_verifier: verifier } : {}) };
+    states[state] = {
+      expires_at: expiresAt,
+      url,
+      ...(verifier ? { code_verifier: verifier } : {}),
+    };
     this.kv.set(STATES_KEY, states);
     this.#lastUrl = { url, expiresAt };
     return { url, state };
@@ -119,7 +123,10 @@ export class SpotifyAuth {
    */
   notAuthorized(reason = 'Spotify is not authorized yet'): PipitError {
     const now = this.timers.now();
-    let url = this.#lastUrl && this.#lastUrl.expiresAt - REUSE_MARGIN_MS > now ? this.#lastUrl.url : undefined;
+    let url =
+      this.#lastUrl && this.#lastUrl.expiresAt - REUSE_MARGIN_MS > now
+        ? this.#lastUrl.url
+        : undefined;
     if (!url) {
       url = this.authorizeUrl().url;
       process.stdout.write(`music.spotify: ${reason}. Open this address to authorize:\n${url}\n`);
@@ -175,7 +182,10 @@ export class SpotifyAuth {
     }
     this.#lastUrl = undefined;
     this.log.info('Spotify authorized: tokens stored');
-    return { status: 200, text: 'Pipit is now authorized to use Spotify. You can close this window.' };
+    return {
+      status: 200,
+      text: 'Pipit is now authorized to use Spotify. You can close this window.',
+    };
   }
 
   /**
@@ -282,7 +292,10 @@ export class SpotifyAuth {
       }
       const text = await res.text();
       if (res.status >= 500) {
-        lastError = new PipitError('UPSTREAM_ERROR', `the Spotify token endpoint answered ${res.status}`);
+        lastError = new PipitError(
+          'UPSTREAM_ERROR',
+          `the Spotify token endpoint answered ${res.status}`,
+        );
         continue;
       }
       let body: unknown;
@@ -294,14 +307,19 @@ export class SpotifyAuth {
       if (!res.ok) {
         const { error, error_description: description } = body as Record<string, unknown>;
         throw new PipitError(
-          error === 'invalid_grant' || error === 'invalid_client' ? 'UNAUTHORIZED' : 'UPSTREAM_ERROR',
+          error === 'invalid_grant' || error === 'invalid_client'
+            ? 'UNAUTHORIZED'
+            : 'UPSTREAM_ERROR',
           `the Spotify token endpoint refused the request: ${String(error ?? res.status)}${description ? ` (${String(description)})` : ''}`,
           { details: { oauthError: error, description } },
         );
       }
       const parsed = TokenResponse.safeParse(body);
       if (!parsed.success) {
-        throw new PipitError('UPSTREAM_ERROR', 'the Spotify token endpoint answered without an access token');
+        throw new PipitError(
+          'UPSTREAM_ERROR',
+          'the Spotify token endpoint answered without an access token',
+        );
       }
       return parsed.data;
     }
@@ -316,7 +334,8 @@ export class SpotifyAuth {
   #pending(now: number): PendingStates {
     const parsed = PendingStates.safeParse(this.kv.get(STATES_KEY) ?? {});
     const states = parsed.success ? parsed.data : {};
-    for (const [key, value] of Object.entries(states)) if (value.expires_at <= now) delete states[key];
+    for (const [key, value] of Object.entries(states))
+      if (value.expires_at <= now) delete states[key];
     return states;
   }
 }

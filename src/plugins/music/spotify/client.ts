@@ -187,7 +187,9 @@ export class SpotifyClient {
     const reason = body.reason && body.reason !== 'UNKNOWN' ? body.reason : undefined;
     const details = { status, ...(reason ? { reason } : {}), endpoint: what };
     if (reason && REASONS[reason]) {
-      return new PipitError('UPSTREAM_ERROR', `${REASONS[reason]} (${what}: ${status})`, { details });
+      return new PipitError('UPSTREAM_ERROR', `${REASONS[reason]} (${what}: ${status})`, {
+        details,
+      });
     }
     if (status === 401) {
       return this.auth.notAuthorized(`Spotify rejected the access token (${message || status})`);

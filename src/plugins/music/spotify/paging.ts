@@ -41,7 +41,7 @@ export async function readPages<T>(opts: {
   const total = first.total ?? firstItems.length;
   const end = Math.min(opts.offset + want, total, opts.cap ?? Number.POSITIVE_INFINITY);
   const starts: number[] = [];
-  for (let at = Math.max(opts.offset, firstOffset + (first.items?.length ?? 0)); at < end; ) {
+  for (let at = Math.max(opts.offset, firstOffset + (first.items?.length ?? 0)); at < end;) {
     starts.push(at);
     at += opts.pageSize;
   }

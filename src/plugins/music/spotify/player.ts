@@ -49,8 +49,13 @@ export async function stateOn(
   signal?: AbortSignal,
 ): Promise<{ playing: boolean; playback: PlaybackState | undefined; here: boolean }> {
   const playback = await playbackState(state, signal);
-  const here = playback !== undefined && (deviceId === undefined || playback.device?.id === deviceId);
-  return { playing: here && playback.is_playing === true, playback: here ? playback : undefined, here };
+  const here =
+    playback !== undefined && (deviceId === undefined || playback.device?.id === deviceId);
+  return {
+    playing: here && playback.is_playing === true,
+    playback: here ? playback : undefined,
+    here,
+  };
 }
 
 /**

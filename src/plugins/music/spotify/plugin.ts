@@ -1,6 +1,10 @@
 import { definePlugin } from '../../../core/action.ts';
 import { controlActions } from './actions/controls.ts';
+import { libraryActions } from './actions/library.ts';
 import { playbackActions } from './actions/playback.ts';
+import { playlistEditActions } from './actions/playlist-edits.ts';
+import { playlistActions } from './actions/playlists.ts';
+import { searchActions } from './actions/search.ts';
 import { statusActions } from './actions/status.ts';
 import { SpotifyAuth } from './auth.ts';
 import { callbackRoute } from './callback.ts';
@@ -15,9 +19,22 @@ export default definePlugin<SpotifyConfig, SpotifyState>({
   summary:
     'Spotify: playback on your devices, playlists, library and search, through the Web API (see src/plugins/music/spotify/README.md).',
   config: SpotifyConfig,
-  actions: [...playbackActions, ...controlActions, ...statusActions],
+  actions: [
+    ...playbackActions,
+    ...controlActions,
+    ...statusActions,
+    ...playlistActions,
+    ...playlistEditActions,
+    ...libraryActions,
+    ...searchActions,
+  ],
   init: ({ config, log, services }) => {
-    const auth = new SpotifyAuth(config, services.store.pluginKv('music.spotify'), log, realTimers());
+    const auth = new SpotifyAuth(
+      config,
+      services.store.pluginKv('music.spotify'),
+      log,
+      realTimers(),
+    );
     const client = new SpotifyClient(config, auth, log);
     return { config, auth, client, log, devices: undefined, userId: undefined };
   },

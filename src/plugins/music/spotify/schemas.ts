@@ -45,7 +45,10 @@ export type PlayableOut = z.output<typeof PlayableOut>;
 export const AlbumOut = z.object({
   ...common,
   artist: z.string().nullable().describe('artist names, comma-separated'),
-  date: z.string().nullable().describe('release date as Spotify gives it (YYYY, YYYY-MM or YYYY-MM-DD)'),
+  date: z
+    .string()
+    .nullable()
+    .describe('release date as Spotify gives it (YYYY, YYYY-MM or YYYY-MM-DD)'),
   name: z.string(),
   tracks: z.array(TrackOut).nullable().describe('tracks on the album; null when not included'),
   type: z.literal('album'),
@@ -91,7 +94,9 @@ export const PlaylistOut = z.object({
   tracks: z
     .array(PlaylistItemOut)
     .nullable()
-    .describe('items (tracks and episodes) with 1-based positions; null when not requested or hidden'),
+    .describe(
+      'items (tracks and episodes) with 1-based positions; null when not requested or hidden',
+    ),
   uri: z.string(),
   url: z.string().nullable(),
 });
@@ -104,7 +109,9 @@ export const DeviceOut = z.object({
   is_private_session: z.boolean(),
   is_restricted: z.boolean(),
   name: z.string(),
-  type: z.string().describe('Unknown, Computer, Tablet, Smartphone, Speaker, TV, AVR, STB, Audio dongle'),
+  type: z
+    .string()
+    .describe('Unknown, Computer, Tablet, Smartphone, Speaker, TV, AVR, STB, Audio dongle'),
   volume: z.number().nullable().describe('percentage 0 to 100'),
 });
 export type DeviceOut = z.output<typeof DeviceOut>;

@@ -34,7 +34,11 @@ const seek = spotifyAction({
     const deviceId = await resolveDevice(state, device, signal);
     await playerCommand(
       state,
-      { method: 'PUT', path: '/me/player/seek', query: { position_ms: Math.round(position * 1000) } },
+      {
+        method: 'PUT',
+        path: '/me/player/seek',
+        query: { position_ms: Math.round(position * 1000) },
+      },
       deviceId,
       signal,
     );

@@ -47,7 +47,9 @@ const play = spotifyAction({
     const deviceId = await resolveDevice(state, device, signal);
     if (!res) return resume(state, deviceId, signal);
     const body =
-      res.type === 'track' || res.type === 'episode' ? { uris: [res.uri] } : { context_uri: res.uri };
+      res.type === 'track' || res.type === 'episode'
+        ? { uris: [res.uri] }
+        : { context_uri: res.uri };
     await playerCommand(state, { method: 'PUT', path: '/me/player/play', body }, deviceId, signal);
   },
 });

@@ -9,7 +9,8 @@ import { listDevices, spotifyAction } from '../state.ts';
 
 const status = spotifyAction({
   name: 'status',
-  summary: 'Returns the player status; state "stop" when no device is active, "idle" when nothing is loaded.',
+  summary:
+    'Returns the player status; state "stop" when no device is active, "idle" when nothing is loaded.',
   params: {},
   result: StatusOut,
   run: async (_args, { state, signal }): Promise<Status> => {
@@ -31,7 +32,8 @@ const status = spotifyAction({
     return {
       device_id: playback.device?.id ?? null,
       device_name: playback.device?.name ?? null,
-      elapsed: item && typeof playback.progress_ms === 'number' ? playback.progress_ms / 1000 : null,
+      elapsed:
+        item && typeof playback.progress_ms === 'number' ? playback.progress_ms / 1000 : null,
       random: playback.shuffle_state ?? null,
       repeat: playback.repeat_state === undefined ? null : playback.repeat_state !== 'off',
       state: !item ? 'idle' : playback.is_playing ? 'play' : 'pause',
@@ -65,10 +67,7 @@ const getDevices = spotifyAction({
   run: async (_args, { state, signal }) => (await listDevices(state, signal)).map(toDevice),
 });
 
-const TimeArg = z
-  .union([z.number(), z.string(), z.date()])
-  .nullable()
-  .optional();
+const TimeArg = z.union([z.number(), z.string(), z.date()]).nullable().optional();
 
 function toMs(value: number | string | Date, name: string): number {
   if (value instanceof Date) return value.getTime();
