@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSpotifyEmulator } from '../../spotify-emulator/index.ts';
 import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
 import type { TestApp } from '../../helpers/service.ts';
-import { authorize, fails, fakeTimers, ok, pluginState, REDIRECT, spotifyApp, startEmu } from './helpers.ts';
+import {
+  authorize,
+  fails,
+  fakeTimers,
+  ok,
+  pluginState,
+  REDIRECT,
+  spotifyApp,
+  startEmu,
+} from './helpers.ts';
 
 let emu: SpotifyEmulator;
 const apps: TestApp[] = [];
@@ -15,7 +24,9 @@ afterAll(async () => {
   await emu.close();
 });
 
-async function app(...args: Parameters<typeof spotifyApp> extends [unknown, ...infer R] ? R : never) {
+async function app(
+  ...args: Parameters<typeof spotifyApp> extends [unknown, ...infer R] ? R : never
+) {
   const a = await spotifyApp(emu, ...args);
   apps.push(a);
   return a;
@@ -40,7 +51,11 @@ describe('authorization', () => {
       state: expect.stringMatching(/^[\w-]{32}$/),
     });
     expect(parsed.searchParams.get('scope')!.split(' ')).toEqual(
-      expect.arrayContaining(['user-read-playback-state', 'playlist-modify-private', 'user-library-read']),
+      expect.arrayContaining([
+        'user-read-playback-state',
+        'playlist-modify-private',
+        'user-library-read',
+      ]),
     );
     expect(out.mock.calls.map((c) => String(c[0])).join('')).toContain(url);
     expect(warn).toHaveBeenCalledWith({ authorize_url: url }, expect.stringContaining('authoriz'));
@@ -67,11 +82,17 @@ describe('authorization', () => {
     emu.control.clearRequests();
     expect((await authorize(t)).status).toBe(200);
     const [exchange] = tokenRequests();
-    expect(exchange!.body).toMatchObject({ grant_type: 'authorization_code', redirect_uri: REDIRECT });
+    expect(exchange!.body).toMatchObject({
+      grant_type: 'authorization_code',
+      redirect_uri: REDIRECT,
+    });
     expect(exchange!.body).not.toHaveProperty('code_verifier');
     const dir = t.dir;
     const stored = t.service.store.pluginKv('music.spotify').get<Record<string, unknown>>('tokens');
-    expect(stored).toMatchObject({ access_token: expect.any(String), refresh_token: expect.any(String) });
+    expect(stored).toMatchObject({
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+    });
     await t.app.close();
     await t.service.close();
     const again = await spotifyApp(emu, {}, { dir });
@@ -99,7 +120,10 @@ describe('authorization', () => {
     emu.control.advanceClock(3601_000);
     emu.control.clearRequests();
     expect((await ok(t, 'get_devices')).length).toBe(3);
-    expect(tokenRequests()[0]!.body).toMatchObject({ grant_type: 'refresh_token', client_id: pub.clientId });
+    expect(tokenRequests()[0]!.body).toMatchObject({
+      grant_type: 'refresh_token',
+      client_id: pub.clientId,
+    });
   });
 
   it('a denied or forged callback is refused', async () => {
@@ -111,7 +135,10 @@ describe('authorization', () => {
     expect(answer.statusCode).toBe(400);
     expect(answer.body).toContain('access_denied');
     expect(state).toBe(cb.searchParams.get('state'));
-    const forged = await t.app.inject({ method: 'GET', url: '/spotify/auth_callback?code=x&state=made-up' });
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: '/spotify/auth_callback?code=x&state=made-up',
+    });
     expect(forged.statusCode).toBe(400);
   });
 
@@ -191,7 +218,9 @@ describe('token refresh', () => {
     const out = muteStdout();
     const text = await fails(t, 'get_devices');
     out.mockRestore();
-    expect(text).toMatch(/no longer accepts the stored authorization \(Refresh token revoked\); re-authorize: open http/);
+    expect(text).toMatch(
+      /no longer accepts the stored authorization \(Refresh token revoked\); re-authorize: open http/,
+    );
     expect(pluginState(t).auth.tokens()).toBeUndefined();
   });
 });
@@ -204,7 +233,10 @@ describe('scopes', () => {
     try {
       const t = await spotifyApp(other);
       apps.push(t);
-      const minted = other.control.mintToken({ scopes: ['user-read-playback-state'], withRefresh: true });
+      const minted = other.control.mintToken({
+        scopes: ['user-read-playback-state'],
+        withRefresh: true,
+      });
       t.service.store.pluginKv('music.spotify').set('tokens', {
         access_token: minted.accessToken,
         refresh_token: minted.refreshToken,

@@ -20,7 +20,10 @@ beforeEach(() => {
 });
 
 const saved = (kind: 'tracks' | 'albums' | 'episodes' | 'shows') =>
-  emu.control.state.user('pipit-tester').library[kind].list().map((e) => e.id);
+  emu.control.state
+    .user('pipit-tester')
+    .library[kind].list()
+    .map((e) => e.id);
 
 describe('library', () => {
   it('get_tracks pages concurrently (default limit 100) and returns SPEC tracks', async () => {
@@ -40,7 +43,11 @@ describe('library', () => {
   it('get_albums, get_episodes and get_shows return SPEC entities', async () => {
     const albums = (await ok(t, 'get_albums')) as { id: string; tracks: unknown[]; date: string }[];
     expect(albums.map((a) => a.id)).toEqual(saved('albums'));
-    expect(albums[0]).toMatchObject({ type: 'album', tracks: expect.any(Array), date: expect.any(String) });
+    expect(albums[0]).toMatchObject({
+      type: 'album',
+      tracks: expect.any(Array),
+      date: expect.any(String),
+    });
     const episodes = (await ok(t, 'get_episodes', { limit: 5 })) as { show: string }[];
     expect(episodes).toHaveLength(5);
     expect(episodes[0]).toMatchObject({ type: 'episode', show: expect.any(String) });
@@ -54,7 +61,11 @@ describe('library', () => {
     const all = [...emu.control.state.catalog.tracks.keys()];
     const fresh = all.filter((id) => !saved('tracks').includes(id)).slice(0, 90);
     const resources = fresh.map((id, i) =>
-      i % 3 === 0 ? id : i % 3 === 1 ? `spotify:track:${id}` : `https://open.spotify.com/track/${id}`,
+      i % 3 === 0
+        ? id
+        : i % 3 === 1
+          ? `spotify:track:${id}`
+          : `https://open.spotify.com/track/${id}`,
     );
     emu.control.clearRequests();
     await ok(t, 'save_tracks', { resources });
@@ -89,9 +100,9 @@ describe('library', () => {
 
   it('refuses a resource of the wrong type or a malformed one before any request', async () => {
     emu.control.clearRequests();
-    expect(await fails(t, 'save_albums', { resources: ['spotify:track:4iV5W9uYEdYUVa79Axb7Rh'] })).toMatch(
-      /is a track, but only album resources are accepted/,
-    );
+    expect(
+      await fails(t, 'save_albums', { resources: ['spotify:track:4iV5W9uYEdYUVa79Axb7Rh'] }),
+    ).toMatch(/is a track, but only album resources are accepted/);
     expect(await fails(t, 'save_tracks', { resources: ['nope'] })).toMatch(
       /"nope" is not a URI like spotify:track:<id>.*or a bare 22-character ID/,
     );

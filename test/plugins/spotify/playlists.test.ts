@@ -59,9 +59,9 @@ describe('reading playlists', () => {
     expect(await fails(t, 'get_playlist', { playlist: 'No Such List' })).toMatch(
       /no playlist named "No Such List" among your 45 playlists/,
     );
-    expect(await fails(t, 'get_playlist', { playlist: 'spotify:album:4iV5W9uYEdYUVa79Axb7Rh' })).toMatch(
-      /only playlist/,
-    );
+    expect(
+      await fails(t, 'get_playlist', { playlist: 'spotify:album:4iV5W9uYEdYUVa79Axb7Rh' }),
+    ).toMatch(/only playlist/);
   });
 
   it('get_playlist of a followed foreign playlist has null tracks (hidden in Development Mode)', async () => {
@@ -86,10 +86,19 @@ describe('reading playlists', () => {
 describe('changing playlists', () => {
   it('create_playlist returns the playlist; follow/unfollow change the library', async () => {
     const created = await ok(t, 'create_playlist', { name: 'Fresh', description: 'new one' });
-    expect(created).toMatchObject({ name: 'Fresh', description: 'new one', public: false, tracks: [] });
+    expect(created).toMatchObject({
+      name: 'Fresh',
+      description: 'new one',
+      public: false,
+      tracks: [],
+    });
     expect(emu.control.state.playlists.byId.get(created.id)).toBeDefined();
     await ok(t, 'unfollow_playlist', { playlist: 'Fresh' });
-    const lib = () => emu.control.state.user('pipit-tester').library.playlists.list().map((p) => p.id);
+    const lib = () =>
+      emu.control.state
+        .user('pipit-tester')
+        .library.playlists.list()
+        .map((p) => p.id);
     expect(lib()).not.toContain(created.id);
     await ok(t, 'follow_playlist', { playlist: created.uri });
     expect(lib()).toContain(created.id);
@@ -108,14 +117,17 @@ describe('changing playlists', () => {
     emu.control.clearRequests();
     await ok(t, 'add_to_playlist', { playlist: created.id, resources: many, position: 2 });
     expect(items(created.id)).toEqual([uris[2], ...many, uris[0], uris[1]]);
-    const posts = emu.control.requests({ method: 'POST', path: `/v1/playlists/${created.id}/items` });
+    const posts = emu.control.requests({
+      method: 'POST',
+      path: `/v1/playlists/${created.id}/items`,
+    });
     expect(posts.map((p) => (p.body as { uris: string[] }).uris.length)).toEqual([100, 100, 30]);
     expect(await fails(t, 'add_to_playlist', { playlist: created.id, resources: ['x'] })).toMatch(
       /"x" is not a URI/,
     );
-    expect(await fails(t, 'add_to_playlist', { playlist: created.id, resources: uris, position: 0 })).toMatch(
-      /position/,
-    );
+    expect(
+      await fails(t, 'add_to_playlist', { playlist: created.id, resources: uris, position: 0 }),
+    ).toMatch(/position/);
   });
 
   it('remove_from_playlist removes every copy, in chunks of 100', async () => {
@@ -140,7 +152,12 @@ describe('changing playlists', () => {
     await ok(t, 'playlist_move', { playlist: created.id, from_pos: 4, to_pos: 1, range_length: 2 });
     expect(items(created.id)).toEqual([d, e, b, c, a]);
     expect(
-      await fails(t, 'playlist_move', { playlist: created.id, from_pos: 5, to_pos: 1, range_length: 2 }),
+      await fails(t, 'playlist_move', {
+        playlist: created.id,
+        from_pos: 5,
+        to_pos: 1,
+        range_length: 2,
+      }),
     ).toMatch(/has 5 items/);
   });
 

@@ -28,7 +28,9 @@ describe('search', () => {
     expect(results.every((r) => r.type === 'track')).toBe(true);
     expect(searches().map((r) => r.query.offset)).toEqual(['0', '10', '20', '30', '40']);
     expect(searches().every((r) => r.query.limit === '10')).toBe(true);
-    const again = (await ok(t, 'search', { query: 'a', limit: 10, offset: 20 })) as { id: string }[];
+    const again = (await ok(t, 'search', { query: 'a', limit: 10, offset: 20 })) as {
+      id: string;
+    }[];
     expect(again.map((r) => r.id)).toEqual(results.slice(20, 30).map((r) => r.id));
   });
 
@@ -38,23 +40,51 @@ describe('search', () => {
       limit: 5,
     })) as { title: string; artist: string; date: number }[];
     expect(byObject.length).toBeGreaterThan(0);
-    expect(byObject.every((r) => r.title.includes('Doxy') && r.artist.includes('Miles Dover'))).toBe(
-      true,
-    );
+    expect(
+      byObject.every((r) => r.title.includes('Doxy') && r.artist.includes('Miles Dover')),
+    ).toBe(true);
     expect(searches()[0]!.query.q).toBe('artist:"Miles Dover" track:Doxy year:1950-1960');
-    const byKwargs = await ok(t, 'search', { artist: 'Miles Dover', track: 'Doxy', year: 1955, limit: 5 });
+    const byKwargs = await ok(t, 'search', {
+      artist: 'Miles Dover',
+      track: 'Doxy',
+      year: 1955,
+      limit: 5,
+    });
     expect(byKwargs).toEqual(byObject);
-    expect(await fails(t, 'search', { query: { year: 'fifties' } })).toMatch(/dash-separated range/);
+    expect(await fails(t, 'search', { query: { year: 'fifties' } })).toMatch(
+      /dash-separated range/,
+    );
     expect(await fails(t, 'search', { colour: 'blue' })).toMatch(/unknown filter "colour"/);
     expect(await fails(t, 'search', {})).toMatch(/give a query/);
   });
 
   it('returns every SPEC type', async () => {
-    const album = (await ok(t, 'search', { query: 'Harbor Sessions', type: 'album', limit: 1 })) as any[];
-    expect(album[0]).toMatchObject({ type: 'album', name: 'Harbor Sessions', date: '1955-06-01', tracks: null });
-    const artist = (await ok(t, 'search', { query: 'Miles Dover', type: 'artist', limit: 1 })) as any[];
-    expect(artist[0]).toMatchObject({ type: 'artist', name: 'Miles Dover', genres: expect.any(Array) });
-    const playlist = (await ok(t, 'search', { query: 'Road', type: 'playlist', limit: 3 })) as any[];
+    const album = (await ok(t, 'search', {
+      query: 'Harbor Sessions',
+      type: 'album',
+      limit: 1,
+    })) as any[];
+    expect(album[0]).toMatchObject({
+      type: 'album',
+      name: 'Harbor Sessions',
+      date: '1955-06-01',
+      tracks: null,
+    });
+    const artist = (await ok(t, 'search', {
+      query: 'Miles Dover',
+      type: 'artist',
+      limit: 1,
+    })) as any[];
+    expect(artist[0]).toMatchObject({
+      type: 'artist',
+      name: 'Miles Dover',
+      genres: expect.any(Array),
+    });
+    const playlist = (await ok(t, 'search', {
+      query: 'Road',
+      type: 'playlist',
+      limit: 3,
+    })) as any[];
     expect(playlist[0]).toMatchObject({ snapshot_id: expect.any(String), tracks: null });
     const show = (await ok(t, 'search', { query: 'a', type: 'show', limit: 2 })) as any[];
     expect(show[0]).toMatchObject({ type: 'show', publisher: expect.any(String) });
@@ -64,7 +94,10 @@ describe('search', () => {
 
   it('looks resources up directly with uri', async () => {
     const id = emu.control.seed.roadTripPlaylistId;
-    const found = (await ok(t, 'search', { type: 'playlist', uri: `spotify:playlist:${id}` })) as any[];
+    const found = (await ok(t, 'search', {
+      type: 'playlist',
+      uri: `spotify:playlist:${id}`,
+    })) as any[];
     expect(found).toEqual([expect.objectContaining({ id, name: 'Road Trip', tracks: null })]);
     const [track] = (await ok(t, 'search', { query: 'Doxy', limit: 1 })) as any[];
     // The emulator does not serve GET /tracks/{id}: answer it with a canned TrackObject.
@@ -78,7 +111,9 @@ describe('search', () => {
       },
     });
     const direct = (await ok(t, 'search', { query: { uri: [track.id] } })) as any[];
-    expect(direct).toEqual([expect.objectContaining({ uri: track.uri, title: track.title, duration: 1 })]);
+    expect(direct).toEqual([
+      expect.objectContaining({ uri: track.uri, title: track.title, duration: 1 }),
+    ]);
     expect(await fails(t, 'search', { uri: 'spotify:album:4iV5W9uYEdYUVa79Axb7Rh' })).toMatch(
       /only track resources/,
     );

@@ -60,7 +60,8 @@ export class SpotifyClient {
   readonly config: SpotifyConfig;
   readonly auth: SpotifyAuth;
   readonly log: Logger;
-  #blockedUntil = 0;
+  /** Until when (plugin clock, epoch ms) calls fail fast after a 429 beyond the cap. */
+  blockedUntil = 0;
 
   constructor(config: SpotifyConfig, auth: SpotifyAuth, log: Logger) {
     this.config = config;
@@ -127,7 +128,7 @@ export class SpotifyClient {
           await timers.sleep(wait * 1000, opts.signal);
           continue;
         }
-        this.#blockedUntil = Math.max(this.#blockedUntil, timers.now() + wait * 1000);
+        this.blockedUntil = Math.max(this.blockedUntil, timers.now() + wait * 1000);
         throw this.#rateLimited(what, wait, errorBody(text).reason);
       }
       if (res.status >= 500 && idempotent && attempts < max) {
@@ -165,7 +166,7 @@ export class SpotifyClient {
   }
 
   async #waitIfBlocked(what: string, signal?: AbortSignal): Promise<void> {
-    const left = (this.#blockedUntil - this.auth.timers.now()) / 1000;
+    const left = (this.blockedUntil - this.auth.timers.now()) / 1000;
     if (left <= 0) return;
     if (left > this.config.max_retry_after_seconds) throw this.#rateLimited(what, Math.ceil(left));
     await this.auth.timers.sleep(left * 1000, signal);
