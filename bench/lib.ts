@@ -49,16 +49,21 @@ export async function stopTarget(child: ChildProcessWithoutNullStreams): Promise
 /** Runs autocannon against one URL for `seconds` and returns its figures. */
 export async function load(opts: {
   url: string;
-  body: string;
-  headers: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
   seconds: number;
   connections: number;
 }): Promise<Figures> {
+  const method = opts.method ?? 'POST';
   const result = await autocannon({
     url: opts.url,
-    method: 'POST',
-    body: opts.body,
-    headers: { 'content-type': 'application/json', ...opts.headers },
+    method,
+    ...(opts.body === undefined ? {} : { body: opts.body }),
+    headers:
+      method === 'POST'
+        ? { 'content-type': 'application/json', ...opts.headers }
+        : { ...opts.headers },
     duration: opts.seconds,
     connections: opts.connections,
   });

@@ -4,12 +4,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchExecute } from './execute.ts';
+import { benchHook } from './hook.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const results: Record<string, unknown> = { date: new Date().toISOString(), seconds, rounds };
 
 results.execute = await benchExecute({ seconds, rounds, connections: 50 });
+results.hook = await benchHook({ seconds, rounds, connections: 50 });
 
 const dir = join(import.meta.dirname, 'results');
 mkdirSync(dir, { recursive: true });

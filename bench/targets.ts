@@ -1,7 +1,7 @@
 // Benchmark targets, run in a child process pinned to its own core: Pipit's HTTP backend (a real
 // service with a registered user and a JWT) and, in the same process, a bare fastify route that
 // parses and returns the same JSON. Prints one JSON line with their addresses, then waits.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -14,9 +14,15 @@ import { createService } from '../src/service.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pipit-bench-'));
 const configPath = join(dir, 'config.yaml');
+mkdirSync(join(dir, 'scripts'));
+// The web-hook benchmark's listener: a script hook answering a small JSON object.
+writeFileSync(
+  join(dir, 'scripts', 'bench-hook.mjs'),
+  "import { hook } from 'pipit';\nhook('WebhookEvent', { hook: 'bench' }, (e) => ({ ok: true, method: e.method }));\n",
+);
 writeFileSync(
   configPath,
-  'device_id: bench\nworkdir: ./data\nlogging: {level: warn}\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n',
+  'device_id: bench\nworkdir: ./data\nscripts_dir: ./scripts\nlogging: {level: warn}\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n',
 );
 const service = await createService(loadConfig({ path: configPath, plugins: builtinPlugins }), {
   log: createLogger({ level: 'warn' }),
@@ -37,6 +43,7 @@ bare.post('/bare', async (req) => {
     errors: [],
   });
 });
+bare.get('/bare-hook', async () => ({ ok: true, method: 'GET' }));
 const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 
 process.stdout.write(`${JSON.stringify({ pipitUrl, bareUrl, token })}\n`);

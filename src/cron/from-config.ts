@@ -48,7 +48,7 @@ export function cronFromConfig(section: UserSection, services: () => Services): 
     source: section.source,
     run: async (signal) => {
       await runSteps(
-        steps!,
+        steps,
         {},
         { signal, execute: stepExecutor(services(), { target: 'cron', depth: 0, signal }) },
       );

@@ -73,11 +73,11 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
   return {
     name,
     source: section.source,
-    matches: matches!,
+    matches: matches,
     run: (event, ctx) => {
       const execute = stepExecutor(services(), { target: 'hook', depth: 0, signal: ctx.signal });
       return runSteps(
-        steps!,
+        steps,
         { ...event.args, event: event.args },
         {
           signal: ctx.signal,

@@ -40,7 +40,7 @@ function toScriptEvent(event: PipitEvent, respond?: (r: HookResponse) => void): 
     if (!respond) throw new Error('sendResponse only works in a hook on a WebhookEvent');
     respond({ body, status, headers });
   };
-  return { ...event.args, event, sendResponse: send, send_response: send } as ScriptEvent;
+  return { ...event.args, event, sendResponse: send, send_response: send };
 }
 
 function apply(

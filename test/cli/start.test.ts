@@ -16,7 +16,10 @@ describe('pipit start (a real process on a free port)', () => {
   beforeEach(() => {
     ({ dir, cleanup } = tempDir());
     configPath = join(dir, 'config.yaml');
-    writeFileSync(configPath, 'device_id: proc-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n');
+    writeFileSync(
+      configPath,
+      'device_id: proc-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n',
+    );
   });
   afterEach(async () => {
     await proc?.stop();
@@ -27,25 +30,40 @@ describe('pipit start (a real process on a free port)', () => {
   const post = (url: string, body: unknown, token?: string) =>
     fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: JSON.stringify(body),
     });
 
   it('registers, issues a token, executes, revokes from the CLI, and keeps users and variables across a restart', async () => {
     proc = await startPipitProcess(configPath);
-    expect((await post(`${proc.url}/register`, { username: 'ada', password: PASSWORD })).status).toBe(201);
-    const auth = (await (await post(`${proc.url}/auth`, { username: 'ada', password: PASSWORD, name: 'script' })).json()) as {
+    expect(
+      (await post(`${proc.url}/register`, { username: 'ada', password: PASSWORD })).status,
+    ).toBe(201);
+    const auth = (await (
+      await post(`${proc.url}/auth`, { username: 'ada', password: PASSWORD, name: 'script' })
+    ).json()) as {
       token: string;
       id: string;
     };
-    const set = await post(`${proc.url}/execute`, { type: 'request', action: 'variable.set', args: { mood: 'sunny' } }, auth.token);
+    const set = await post(
+      `${proc.url}/execute`,
+      { type: 'request', action: 'variable.set', args: { mood: 'sunny' } },
+      auth.token,
+    );
     expect(set.status).toBe(200);
     expect(statSync(join(dir, 'data', 'jwt.key')).mode & 0o777).toBe(0o600);
 
     // Revoked by another process (the CLI) while the server runs: 401 at once.
     const revoke = await runCli(['--config', configPath, 'token', 'revoke', 'ada', auth.id]);
     expect(revoke.code).toBe(0);
-    const afterRevoke = await post(`${proc.url}/execute`, { type: 'request', action: 'utils.echo' }, auth.token);
+    const afterRevoke = await post(
+      `${proc.url}/execute`,
+      { type: 'request', action: 'utils.echo' },
+      auth.token,
+    );
     expect(afterRevoke.status).toBe(401);
 
     expect(await proc.stop()).toBe(0);
@@ -54,9 +72,17 @@ describe('pipit start (a real process on a free port)', () => {
     expect(proc.logs.join('\n')).not.toContain(PASSWORD);
 
     proc = await startPipitProcess(configPath);
-    const again = (await (await post(`${proc.url}/auth`, { username: 'ada', password: PASSWORD })).json()) as { token: string };
-    const get = await post(`${proc.url}/execute`, { type: 'request', action: 'variable.get', args: { name: 'mood' } }, again.token);
-    expect(((await get.json()) as { response: { output: unknown } }).response.output).toEqual({ mood: 'sunny' });
+    const again = (await (
+      await post(`${proc.url}/auth`, { username: 'ada', password: PASSWORD })
+    ).json()) as { token: string };
+    const get = await post(
+      `${proc.url}/execute`,
+      { type: 'request', action: 'variable.get', args: { name: 'mood' } },
+      again.token,
+    );
+    expect(((await get.json()) as { response: { output: unknown } }).response.output).toEqual({
+      mood: 'sunny',
+    });
     const reg = await post(`${proc.url}/register`, { username: 'eve', password: PASSWORD });
     expect(reg.status).toBe(403);
   });
@@ -64,11 +90,18 @@ describe('pipit start (a real process on a free port)', () => {
   it('finishes an in-flight request on SIGTERM before exiting', async () => {
     proc = await startPipitProcess(configPath);
     await post(`${proc.url}/register`, { username: 'ada', password: PASSWORD });
-    const { token } = (await (await post(`${proc.url}/auth`, { username: 'ada', password: PASSWORD })).json()) as { token: string };
-    const slow = post(`${proc.url}/execute`, { type: 'request', action: 'utils.sleep', args: { seconds: 0.5 } }, token);
+    const { token } = (await (
+      await post(`${proc.url}/auth`, { username: 'ada', password: PASSWORD })
+    ).json()) as { token: string };
+    const slow = post(
+      `${proc.url}/execute`,
+      { type: 'request', action: 'utils.sleep', args: { seconds: 0.5 } },
+      token,
+    );
     // Wait until the server has the request (its access log line), then ask it to stop.
     await new Promise<void>((resolve) => {
-      const seen = () => proc!.logs.some((l) => l.includes('"url":"/execute"') && l.includes('incoming request'));
+      const seen = () =>
+        proc!.logs.some((l) => l.includes('"url":"/execute"') && l.includes('incoming request'));
       if (seen()) return resolve();
       const onData = () => {
         if (!seen()) return;
@@ -80,7 +113,9 @@ describe('pipit start (a real process on a free port)', () => {
     const exited = proc.stop();
     const res = await slow;
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { response: { output: unknown } }).response.output).toEqual({ success: true });
+    expect(((await res.json()) as { response: { output: unknown } }).response.output).toEqual({
+      success: true,
+    });
     expect(await exited).toBe(0);
   });
 
