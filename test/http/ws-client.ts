@@ -1,10 +1,15 @@
 // A small `ws` client for the WebSocket tests: frames are collected as they arrive, and tests
 // await the frame they want (no sleeps).
 import { once } from 'node:events';
+import cookie from '@fastify/cookie';
+import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { WebSocket } from 'ws';
 import type { ClientOptions } from 'ws';
 import type { LocalBus } from '../../src/events/bus.ts';
+import type { Connections } from '../../src/http/ws/connections.ts';
+import { wsRoutes } from '../../src/http/ws/routes.ts';
+import type { WsOptions } from '../../src/http/ws/routes.ts';
 import type { Service } from '../../src/service.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -97,3 +102,20 @@ export function subscribers(service: Service): number {
 
 /** A bearer header. */
 export const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+/**
+ * A second, minimal HTTP app on an existing service with only the WebSocket routes, for options
+ * that the full app keeps at their defaults (short ping interval, a higher in-flight cap).
+ *
+ * @example
+ * const extra = await wsOnlyApp(t.service, { pingIntervalMs: 50 });
+ */
+export async function wsOnlyApp(
+  service: Service,
+  options: Partial<WsOptions>,
+): Promise<{ base: string; app: FastifyInstance; connections: Connections }> {
+  const app = Fastify();
+  await app.register(cookie);
+  const connections = await wsRoutes(app, service, options);
+  return { base: await listen(app), app, connections };
+}
