@@ -7,6 +7,7 @@ import { createService } from '../service.ts';
 import type { Service } from '../service.ts';
 import { parseCliArgs } from './args.ts';
 import { readPassword } from './prompt.ts';
+import { spotifyLogin } from './spotify.ts';
 
 const program = new Command('pipit')
   .description(
@@ -112,6 +113,21 @@ program
         }
       }
     });
+  });
+
+program
+  .command('spotify')
+  .description('the music.spotify plugin')
+  .command('login')
+  .description('authorize Pipit with Spotify: prints the address to open, waits for the callback')
+  .option('--timeout <seconds>', 'how long to wait', '300')
+  .action(async (opts: { timeout: string }) => {
+    await withService((service) =>
+      spotifyLogin(service, {
+        timeoutSeconds: Number(opts.timeout),
+        out: (line) => process.stdout.write(`${line}\n`),
+      }),
+    );
   });
 
 const user = program.command('user').description('manage users');

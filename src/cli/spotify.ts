@@ -1,0 +1,101 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
+import { PipitError } from '../core/errors.ts';
+import type { Service } from '../service.ts';
+import { callbackPage } from '../plugins/music/spotify/callback.ts';
+import type { SpotifyState } from '../plugins/music/spotify/state.ts';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Options of {@link spotifyLogin}. */
+export interface SpotifyLoginOptions {
+  /** Give up after this long. */
+  timeoutSeconds: number;
+  /** Where the address and progress lines go (standard output in the CLI). */
+  out: (line: string) => void;
+  /** How often the database is checked for tokens written by the running service. */
+  pollMs?: number;
+}
+
+// Serves the callback ourselves when the redirect_uri's loopback port is free; when it is taken
+// (typically by the running service), that process receives the callback and writes the tokens.
+async function serveCallback(state: SpotifyState, done: () => void): Promise<Server | undefined> {
+  const redirect = new URL(state.config.redirect_uri);
+  if (redirect.protocol !== 'http:' || !LOOPBACK.has(redirect.hostname)) return undefined;
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', redirect.origin);
+    if (req.method !== 'GET' || url.pathname !== redirect.pathname) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    void state.auth.completeAuthorization(Object.fromEntries(url.searchParams)).then((outcome) => {
+      res
+        .writeHead(outcome.status, { 'content-type': 'text/html; charset=utf-8' })
+        .end(callbackPage(outcome.status, outcome.text));
+      if (outcome.status === 200) done();
+    });
+  });
+  const host = redirect.hostname.replace(/^\[|\]$/g, '');
+  server.listen(Number(redirect.port || 80), host);
+  try {
+    await Promise.race([
+      once(server, 'listening'),
+      once(server, 'error').then(([e]) => Promise.reject(e as Error)),
+    ]);
+    return server;
+  } catch {
+    server.close();
+    return undefined;
+  }
+}
+
+/**
+ * `pipit spotify login`: prints the authorization address and waits until tokens arrive, through
+ * its own callback listener or (when the port is taken) the running service, via the database.
+ *
+ * @example
+ * await spotifyLogin(service, { timeoutSeconds: 300, out: (l) => process.stdout.write(`${l}\n`) });
+ */
+export async function spotifyLogin(service: Service, opts: SpotifyLoginOptions): Promise<void> {
+  const plugin = service.registry.plugins.get('music.spotify');
+  if (!plugin) {
+    throw new PipitError(
+      'CONFIG_INVALID',
+      'the music.spotify plugin is not configured: add a "music.spotify:" section with client_id (see src/plugins/music/spotify/README.md)',
+    );
+  }
+  const state = plugin.state as SpotifyState;
+  const started = state.auth.timers.now();
+  const { url } = state.auth.authorizeUrl();
+  let finished = false;
+  const server = await serveCallback(state, () => {
+    finished = true;
+  });
+  opts.out('Open this address in a browser and allow access:');
+  opts.out(url);
+  opts.out(
+    server
+      ? `Waiting for Spotify to redirect to ${state.config.redirect_uri} ...`
+      : `Waiting for the running Pipit service to receive ${state.config.redirect_uri} ...`,
+  );
+  const deadline = performance.now() + opts.timeoutSeconds * 1000;
+  try {
+    while (!finished) {
+      const tokens = state.auth.tokens();
+      if (tokens && tokens.obtained_at >= started) break;
+      if (performance.now() > deadline) {
+        throw new PipitError(
+          'TIMEOUT',
+          `no authorization arrived within ${opts.timeoutSeconds} s: run "pipit spotify login" again, and check that ${state.config.redirect_uri} is whitelisted in the Spotify app and reaches this machine`,
+        );
+      }
+      await delay(opts.pollMs ?? 500);
+    }
+  } finally {
+    server?.closeAllConnections();
+    server?.close();
+  }
+  opts.out('Spotify is authorized: tokens stored.');
+}
