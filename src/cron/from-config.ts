@@ -3,6 +3,7 @@ import { PipitError } from '../core/errors.ts';
 import type { Services } from '../core/services.ts';
 import { parseSteps } from '../procedures/dsl.ts';
 import { stepExecutor } from '../procedures/executor.ts';
+import type { Step } from '../procedures/dsl.ts';
 import { runSteps } from '../procedures/runner.ts';
 import { isPlainObject } from '../procedures/values.ts';
 import type { CronJobDef } from './scheduler.ts';
@@ -35,7 +36,7 @@ export function cronFromConfig(section: UserSection, services: () => Services): 
     fail('"cron_expression" must be a cron string such as "0 23 * * *"');
   if (timezone !== undefined && typeof timezone !== 'string')
     fail('"timezone" must be an IANA name such as "Europe/Rome"');
-  let steps;
+  let steps: Step[] = [];
   try {
     steps = parseSteps(actions, `${section.key} actions`);
   } catch (err) {

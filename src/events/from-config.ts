@@ -7,6 +7,8 @@ import { runSteps } from '../procedures/runner.ts';
 import { isPlainObject } from '../procedures/values.ts';
 import type { Hook, HookResponse } from './hooks.ts';
 import { compileCondition } from './match.ts';
+import type { EventPredicate } from './match.ts';
+import type { Step } from '../procedures/dsl.ts';
 
 /**
  * The pseudo-action a YAML web-hook listener uses to answer explicitly:
@@ -62,8 +64,8 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
     );
   if (!isPlainObject(condition))
     fail('"if" must be a mapping such as {type: CustomEvent, subtype: door_open}');
-  let matches;
-  let steps;
+  let matches: EventPredicate = () => false;
+  let steps: Step[] = [];
   try {
     matches = compileCondition(condition);
     steps = parseSteps(then, `${section.key} then`);
@@ -73,7 +75,7 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
   return {
     name,
     source: section.source,
-    matches: matches,
+    matches,
     run: (event, ctx) => {
       const execute = stepExecutor(services(), { target: 'hook', depth: 0, signal: ctx.signal });
       return runSteps(
