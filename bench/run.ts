@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchExecute } from './execute.ts';
+import { benchSpotify } from './spotify.ts';
 import { benchHook } from './hook.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -11,6 +12,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const results: Record<string, unknown> = { date: new Date().toISOString(), seconds, rounds };
 
 results.execute = await benchExecute({ seconds, rounds, connections: 50 });
+results.spotify = await benchSpotify({ rounds, latencyMs: 50, concurrency: 8 });
 results.hook = await benchHook({ seconds, rounds, connections: 50 });
 
 const dir = join(import.meta.dirname, 'results');
