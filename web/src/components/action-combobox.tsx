@@ -8,7 +8,7 @@ interface ActionComboboxProps {
   value: string;
   onInput: (text: string) => void;
   onSelect: (entry: CatalogEntry) => void;
-  disabled?: boolean;
+  loading?: boolean;
 }
 
 /** Renders a name with the fuzzy-matched characters marked. */
@@ -42,7 +42,7 @@ export function ActionCombobox({
   value,
   onInput,
   onSelect,
-  disabled,
+  loading,
 }: ActionComboboxProps) {
   const id = useId();
   const listId = `${id}-list`;
@@ -105,11 +105,13 @@ export function ActionCombobox({
         role="combobox"
         class="combobox-input"
         value={value}
-        placeholder="Search actions and procedures, e.g. “utils sleep”"
+        placeholder={
+          loading ? 'Loading actions…' : 'Search actions and procedures, e.g. “utils sleep”'
+        }
         autoComplete="off"
         autoCapitalize="off"
         spellcheck={false}
-        disabled={disabled}
+        disabled={loading}
         aria-autocomplete="list"
         aria-expanded={expanded}
         aria-controls={listId}

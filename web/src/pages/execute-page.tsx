@@ -35,6 +35,7 @@ function parseRaw(raw: string): { args?: Record<string, unknown>; error?: string
 export function ExecutePage() {
   const [catalog, setCatalog] = useState<CatalogEntry[]>([]);
   const [catalogErrors, setCatalogErrors] = useState<string[]>([]);
+  const [catalogLoaded, setCatalogLoaded] = useState(false);
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState<ParamsMode>('form');
   const [values, setValues] = useState<FormValues>(EMPTY);
@@ -47,7 +48,8 @@ export function ExecutePage() {
   useEffect(() => {
     loadCatalog()
       .then(setCatalog)
-      .catch((err: unknown) => setCatalogErrors(messagesOf(err)));
+      .catch((err: unknown) => setCatalogErrors(messagesOf(err)))
+      .finally(() => setCatalogLoaded(true));
   }, []);
 
   const action = query.trim();
@@ -156,6 +158,9 @@ export function ExecutePage() {
                 setErrors({});
               }}
               onSelect={(picked) => load(picked.name, {})}
+              // Until the catalog is in, typing would show an empty list; after a failure the
+              // field stays usable for a name typed in full.
+              loading={!catalogLoaded}
             />
             {errors['*action'] ? <p class="field-error">{errors['*action']}</p> : null}
             {entry ? (
