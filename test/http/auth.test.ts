@@ -234,3 +234,25 @@ describe('authentication', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
+
+describe('CORS', () => {
+  it('answers only the configured origins', async () => {
+    const t = await makeApp('', { http: { cors_origins: ['https://dash.example'] } });
+    try {
+      const allowed = await t.app.inject({
+        method: 'OPTIONS',
+        url: '/execute',
+        headers: { origin: 'https://dash.example', 'access-control-request-method': 'POST' },
+      });
+      expect(allowed.headers['access-control-allow-origin']).toBe('https://dash.example');
+      const other = await t.app.inject({
+        method: 'OPTIONS',
+        url: '/execute',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+      });
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+});
