@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchExecute } from './execute.ts';
+import { benchWs } from './ws.ts';
 import { benchSpotify } from './spotify.ts';
 import { benchHook } from './hook.ts';
 
@@ -12,6 +13,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const results: Record<string, unknown> = { date: new Date().toISOString(), seconds, rounds };
 
 results.execute = await benchExecute({ seconds, rounds, connections: 50 });
+results.ws = await benchWs({ rounds });
 results.spotify = await benchSpotify({ rounds, latencyMs: 50, concurrency: 8 });
 results.hook = await benchHook({ seconds, rounds, connections: 50 });
 
