@@ -8,7 +8,9 @@ describe('web UI: Execute', () => {
   let page: Page;
 
   beforeAll(async () => {
-    e2e = await startE2e();
+    e2e = await startE2e(
+      'procedure.greet(name, times):\n  - action: utils.echo\n    args: {msg: "hi ${name}"}\n  - return: ${times}\n',
+    );
     await registerViaApi(e2e.url);
     const { context, page: p } = await e2e.newPage();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.url });
@@ -132,6 +134,20 @@ describe('web UI: Execute', () => {
     await expect(combobox().inputValue()).resolves.toBe('utils.sleep');
     await expect(page.getByRole('textbox', { name: 'seconds' }).inputValue()).resolves.toBe('0.2');
     await e2e.screenshot(page, 'execute-recent');
+  }, 60_000);
+
+  it('offers procedures too, with a form for their declared arguments', async () => {
+    await combobox().fill('proc gre');
+    const option = page.getByRole('option', { name: /procedure\.greet/ });
+    await expect(option.textContent()).resolves.toContain('procedure');
+    await combobox().press('Enter');
+    await page.locator('.action-summary', { hasText: 'YAML procedure (2 steps)' }).waitFor();
+    await page.getByRole('button', { name: 'Form' }).click();
+    await page.getByRole('textbox', { name: 'name' }).fill('Ada');
+    await page.getByRole('textbox', { name: 'times' }).fill('3');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await output().getByText('procedure.greet').waitFor();
+    await expect(output().getByLabel('Run output').textContent()).resolves.toBe('3');
   }, 60_000);
 
   it('is usable on a phone-sized screen', async () => {
