@@ -1,5 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeApp, registerAndToken } from '../helpers/service.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { loadConfig } from '../../src/config/load.ts';
+import { createLogger } from '../../src/core/logger.ts';
+import { buildHttpApp } from '../../src/http/server.ts';
+import { builtinPlugins } from '../../src/plugins/index.ts';
+import { createService } from '../../src/service.ts';
+import { makeApp, registerAndToken, tempDir } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';
 import { bearer, closeAll, connect, listen, subscribers, wsOnlyApp } from './ws-client.ts';
 import type { Client } from './ws-client.ts';
@@ -103,6 +111,36 @@ describe('WebSocket authentication and connection lifecycle', () => {
     await t.service.events.emit('CustomEvent', { subtype: 'after-revoke' });
     expect((await kept.next()).args.subtype).toBe('after-revoke');
     await expectRefused(await connect(`${base}/ws/events`, bearer(other.token)), /revoked/);
+  });
+
+  it('never writes a query-parameter token to the log', async () => {
+    const { dir, cleanup } = tempDir();
+    const lines: string[] = [];
+    const sink = new PassThrough();
+    sink.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
+    const configPath = join(dir, 'config.yaml');
+    writeFileSync(configPath, 'device_id: logs\nworkdir: ./data\nbackend.http:\n  port: 0\n');
+    const service = await createService(loadConfig({ path: configPath, plugins: builtinPlugins }), {
+      log: createLogger({ level: 'debug', destination: sink }),
+    });
+    const app = await buildHttpApp(service);
+    try {
+      const secret = await registerAndToken(app);
+      const url = await listen(app);
+      const c = await connect(`${url}/ws/events?token=${secret}`);
+      c.send('{bad');
+      await c.next();
+      c.ws.close();
+      await c.closed;
+      await expectRefused(await connect(`${url}/ws/requests?token=${secret}x`), /token/i);
+      const log = lines.join('');
+      expect(log).toContain('/ws/events?token=[redacted]');
+      expect(log).not.toContain(secret);
+    } finally {
+      await app.close();
+      await service.close();
+      cleanup();
+    }
   });
 
   it('answers a plain GET (no upgrade) with a 400 response message', async () => {

@@ -101,6 +101,12 @@ describe('/ws/events', () => {
     await c.next(isCustom('after'));
   });
 
+  it('closes with 1009 on a frame larger than backend.http.max_body_bytes', async () => {
+    const c = await client();
+    c.send({ type: 'event', args: { type: 'CustomEvent', blob: 'x'.repeat(1024 * 1024) } });
+    expect((await c.closed).code).toBe(1009);
+  });
+
   it('filters server-side by subscribed kinds, in any spelling; [] means all again', async () => {
     t.service.events.kinds.declare('pipit.message.event.test.OtherEvent');
     const c = await client();
