@@ -2,6 +2,10 @@ import { render } from 'preact';
 import { App } from './app.tsx';
 import './styles/base.css';
 import './styles/layout.css';
-import './styles/components.css';
+import './styles/controls.css';
+import './styles/combobox.css';
+import './styles/execute.css';
+import './styles/tokens.css';
+import './styles/events.css';
 
 render(<App />, document.getElementById('app')!);
