@@ -77,7 +77,8 @@ export class Auth {
 
   /** True once a user exists (a positive answer is cached; users are rarely all removed). */
   hasUsers(): boolean {
-    this.syncWithOtherProcesses();
+    // Once users exist, verifyToken() notices other processes' writes; before, look every time.
+    if (!this.knownUsers) this.syncWithOtherProcesses();
     if (!this.knownUsers) this.knownUsers = this.store.users.count() > 0;
     return this.knownUsers;
   }

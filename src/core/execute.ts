@@ -116,9 +116,13 @@ export function createExecute(deps: {
       } else {
         const valid = validateArgs(resolved.name, resolved.action, args);
         const { plugin, action } = resolved;
+        let actionLog: Logger | undefined;
         const ctx = {
           state: plugin.state,
-          log: log.child({ action: resolved.name }),
+          // Made on first use: most actions never log, and a pino child costs more than echo itself.
+          get log() {
+            return (actionLog ??= log.child({ action: resolved.name }));
+          },
           services: deps.services(),
           signal,
         };
