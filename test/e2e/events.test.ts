@@ -30,19 +30,11 @@ describe('web UI: Events', () => {
   let e2e: E2e;
   let page: Page;
   let client: { ws: WebSocket; frames: Frame[] };
-  // /ws/events is built concurrently with the UI: until the server has it these tests are
-  // reported as skipped (with the reason) instead of failing every run of the suite.
-  let missing = '';
 
   beforeAll(async () => {
     e2e = await startE2e();
     await registerViaApi(e2e.url);
-    try {
-      client = await openClient(e2e.url, await apiToken(e2e.url));
-    } catch (err) {
-      missing = (err as Error).message;
-      return;
-    }
+    client = await openClient(e2e.url, await apiToken(e2e.url));
     ({ page } = await e2e.newPage());
     await signIn(page, '/events');
   }, 60_000);
@@ -54,8 +46,7 @@ describe('web UI: Events', () => {
 
   const feed = () => page.getByRole('list', { name: 'Events' });
 
-  it('connects live and shows a custom event sent from the form', async (ctx) => {
-    if (missing) return ctx.skip(missing);
+  it('connects live and shows a custom event sent from the form', async () => {
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
     await page.getByLabel('Subtype').fill('door_open');
     await page.getByLabel('Payload (JSON object)').fill('{"who": "e2e", "floor": 2}');
@@ -67,15 +58,13 @@ describe('web UI: Events', () => {
     await expect.poll(() => client.frames.some((f) => f.args?.subtype === 'door_open')).toBe(true);
   }, 60_000);
 
-  it('shows events published by another client', async (ctx) => {
-    if (missing) return ctx.skip(missing);
+  it('shows events published by another client', async () => {
     publish(client.ws, 'from_script', { n: 1 });
     await feed().getByRole('listitem').filter({ hasText: 'from_script' }).waitFor();
     await e2e.screenshot(page, 'events', { docs: true });
   }, 60_000);
 
-  it('filters by kind, pauses (holding events back) and clears', async (ctx) => {
-    if (missing) return ctx.skip(missing);
+  it('filters by kind, pauses (holding events back) and clears', async () => {
     const filter = page.getByLabel('Filter by kind');
     await filter.selectOption({ label: 'CustomEvent' });
     await page.getByText('2 events shown of kind CustomEvent').waitFor();
@@ -93,8 +82,7 @@ describe('web UI: Events', () => {
     await page.getByText('No events yet.').waitFor();
   }, 60_000);
 
-  it('checks the payload before sending', async (ctx) => {
-    if (missing) return ctx.skip(missing);
+  it('checks the payload before sending', async () => {
     await page.getByLabel('Subtype').fill('x');
     await page.getByLabel('Payload (JSON object)').fill('[1, 2]');
     await page.getByRole('button', { name: 'Send event' }).click();
