@@ -3,6 +3,7 @@ import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { registerAndToken } from '../../helpers/service.ts';
 import { authorize, spotifyApp, startEmu } from './helpers.ts';
+import type { Loose } from './helpers.ts';
 
 // Every action once through POST /execute (half of them under the music.streaming alias), in an
 // order that keeps the emulator's player in a usable state.
@@ -23,7 +24,7 @@ afterAll(async () => {
 });
 
 let n = 0;
-async function post(action: string, args: Record<string, unknown> = {}): Promise<any> {
+async function post(action: string, args: Record<string, unknown> = {}): Promise<Loose> {
   const plugin = n++ % 2 ? 'music.streaming' : 'music.spotify';
   const res = await t.app.inject({
     method: 'POST',

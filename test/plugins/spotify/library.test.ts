@@ -51,8 +51,8 @@ describe('library', () => {
     const episodes = (await ok(t, 'get_episodes', { limit: 5 })) as { show: string }[];
     expect(episodes).toHaveLength(5);
     expect(episodes[0]).toMatchObject({ type: 'episode', show: expect.any(String) });
-    const shows = (await ok(t, 'get_shows')) as { publisher: string }[];
-    expect(shows.map((s: any) => s.id)).toEqual(saved('shows'));
+    const shows = (await ok(t, 'get_shows')) as { id: string; publisher: string }[];
+    expect(shows.map((s) => s.id)).toEqual(saved('shows'));
     expect(shows[0]).toMatchObject({ type: 'show', publisher: expect.any(String), tracks: null });
     expect(await fails(t, 'get_albums', { limit: 0 })).toMatch(/limit/);
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { authorize, fails, ok, spotifyApp, startEmu } from './helpers.ts';
+import type { Loose } from './helpers.ts';
 
 let emu: SpotifyEmulator;
 let t: TestApp;
@@ -63,7 +64,7 @@ describe('search', () => {
       query: 'Harbor Sessions',
       type: 'album',
       limit: 1,
-    })) as any[];
+    })) as Loose[];
     expect(album[0]).toMatchObject({
       type: 'album',
       name: 'Harbor Sessions',
@@ -74,7 +75,7 @@ describe('search', () => {
       query: 'Miles Dover',
       type: 'artist',
       limit: 1,
-    })) as any[];
+    })) as Loose[];
     expect(artist[0]).toMatchObject({
       type: 'artist',
       name: 'Miles Dover',
@@ -84,11 +85,11 @@ describe('search', () => {
       query: 'Road',
       type: 'playlist',
       limit: 3,
-    })) as any[];
+    })) as Loose[];
     expect(playlist[0]).toMatchObject({ snapshot_id: expect.any(String), tracks: null });
-    const show = (await ok(t, 'search', { query: 'a', type: 'show', limit: 2 })) as any[];
+    const show = (await ok(t, 'search', { query: 'a', type: 'show', limit: 2 })) as Loose[];
     expect(show[0]).toMatchObject({ type: 'show', publisher: expect.any(String) });
-    const episode = (await ok(t, 'search', { query: 'a', type: 'episode', limit: 2 })) as any[];
+    const episode = (await ok(t, 'search', { query: 'a', type: 'episode', limit: 2 })) as Loose[];
     expect(episode[0]).toMatchObject({ type: 'episode', description: expect.any(String) });
   });
 
@@ -97,9 +98,9 @@ describe('search', () => {
     const found = (await ok(t, 'search', {
       type: 'playlist',
       uri: `spotify:playlist:${id}`,
-    })) as any[];
+    })) as Loose[];
     expect(found).toEqual([expect.objectContaining({ id, name: 'Road Trip', tracks: null })]);
-    const [track] = (await ok(t, 'search', { query: 'Doxy', limit: 1 })) as any[];
+    const [track] = (await ok(t, 'search', { query: 'Doxy', limit: 1 })) as Loose[];
     // The emulator does not serve GET /tracks/{id}: answer it with a canned TrackObject.
     emu.control.addFault({
       method: 'GET',
@@ -110,7 +111,7 @@ describe('search', () => {
         json: { type: 'track', id: track.id, uri: track.uri, name: track.title, duration_ms: 1000 },
       },
     });
-    const direct = (await ok(t, 'search', { query: { uri: [track.id] } })) as any[];
+    const direct = (await ok(t, 'search', { query: { uri: [track.id] } })) as Loose[];
     expect(direct).toEqual([
       expect.objectContaining({ uri: track.uri, title: track.title, duration: 1 }),
     ]);

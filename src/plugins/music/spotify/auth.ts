@@ -305,12 +305,15 @@ export class SpotifyAuth {
         body = {};
       }
       if (!res.ok) {
-        const { error, error_description: description } = body as Record<string, unknown>;
+        const fields = body as Record<string, unknown>;
+        const error = typeof fields.error === 'string' ? fields.error : String(res.status);
+        const description =
+          typeof fields.error_description === 'string' ? fields.error_description : undefined;
         throw new PipitError(
           error === 'invalid_grant' || error === 'invalid_client'
             ? 'UNAUTHORIZED'
             : 'UPSTREAM_ERROR',
-          `the Spotify token endpoint refused the request: ${String(error ?? res.status)}${description ? ` (${String(description)})` : ''}`,
+          `the Spotify token endpoint refused the request: ${error}${description ? ` (${description})` : ''}`,
           { details: { oauthError: error, description } },
         );
       }

@@ -28,7 +28,7 @@ function errorBody(text: string): ApiErrorBody {
   try {
     const parsed = JSON.parse(text) as { error?: unknown };
     if (parsed && typeof parsed.error === 'object' && parsed.error !== null) {
-      return parsed.error as ApiErrorBody;
+      return parsed.error;
     }
     // `/me/library` documents a bare ErrorObject without the wrapper (NOTES §3.4).
     return parsed as ApiErrorBody;
