@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite drives for real: Chromium (web UI end-to-end tests)
-# and redis-server (multi-instance tests). Needs root (or sudo). Does nothing when they are present.
+# Installs the Debian packages the test suite drives for real: Chromium, for the web UI's end-to-end
+# tests. Needs root (or sudo). Does nothing when it is present.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
-command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
