@@ -6,6 +6,8 @@ import type { PluginKv } from '../../../store/plugin-kv.ts';
 import { SCOPES } from './config.ts';
 import type { SpotifyConfig } from './config.ts';
 import type { Timers } from './timers.ts';
+import { requestToken } from './token-endpoint.ts';
+import type { TokenAnswer } from './token-endpoint.ts';
 
 /** The stored credentials (secrets live under `*_token` keys, which the logger redacts). */
 const TokenRecord = z.object({
@@ -27,15 +29,6 @@ const PendingState = z.object({
 });
 const PendingStates = z.record(z.string(), PendingState);
 type PendingStates = z.output<typeof PendingStates>;
-
-/** The token endpoint's answer (RFC 6749). */
-const TokenResponse = z.object({
-  access_token: z.string().min(1),
-  token_type: z.string().optional(),
-  expires_in: z.number().positive(),
-  scope: z.string().optional(),
-  refresh_token: z.string().min(1).optional(),
-});
 
 const TOKENS_KEY = 'tokens';
 const STATES_KEY = 'pending_states';
@@ -174,7 +167,7 @@ export class SpotifyAuth {
       form.code_verifier = pending.code_verifier;
     }
     try {
-      const answer = await this.#tokenRequest(form);
+      const answer = await requestToken(this.config, this.timers, form);
       this.#store(answer, undefined);
     } catch (err) {
       this.log.warn({ err }, 'Spotify authorization: the code exchange failed');
@@ -228,9 +221,9 @@ export class SpotifyAuth {
       refresh_token: current.refresh_token,
     };
     if (!this.config.client_secret) form.client_id = this.config.client_id;
-    let answer: z.output<typeof TokenResponse>;
+    let answer: TokenAnswer;
     try {
-      answer = await this.#tokenRequest(form);
+      answer = await requestToken(this.config, this.timers, form);
     } catch (err) {
       if (err instanceof PipitError && err.details.oauthError === 'invalid_grant') {
         this.kv.delete(TOKENS_KEY);
@@ -244,7 +237,7 @@ export class SpotifyAuth {
     return this.#store(answer, current.refresh_token);
   }
 
-  #store(answer: z.output<typeof TokenResponse>, oldRefresh: string | undefined): TokenRecord {
+  #store(answer: TokenAnswer, oldRefresh: string | undefined): TokenRecord {
     const now = this.timers.now();
     const record: TokenRecord = {
       access_token: answer.access_token,
@@ -259,79 +252,6 @@ export class SpotifyAuth {
     };
     this.kv.set(TOKENS_KEY, record);
     return record;
-  }
-
-  async #tokenRequest(form: Record<string, string>): Promise<z.output<typeof TokenResponse>> {
-    const headers: Record<string, string> = {
-      'content-type': 'application/x-www-form-urlencoded',
-    };
-    if (this.config.client_secret) {
-      const basic = Buffer.from(`${this.config.client_id}:${this.config.client_secret}`);
-      headers.authorization = `Basic ${basic.toString('base64')}`;
-    }
-    const url = `${this.config.auth_url.replace(/\/$/, '')}/api/token`;
-    const timeoutMs = this.config.request_timeout_seconds * 1000;
-    let lastError: unknown;
-    for (let attempt = 0; attempt <= this.config.max_retries; attempt++) {
-      if (attempt > 0) await this.timers.sleep(this.#backoff(attempt));
-      let res: Response;
-      try {
-        res = await fetch(url, {
-          method: 'POST',
-          headers,
-          body: new URLSearchParams(form).toString(),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (err) {
-        lastError = new PipitError(
-          (err as Error).name === 'TimeoutError' ? 'TIMEOUT' : 'UPSTREAM_ERROR',
-          `the Spotify token endpoint ${url} did not answer (${(err as Error).message})`,
-          { cause: err },
-        );
-        continue;
-      }
-      const text = await res.text();
-      if (res.status >= 500) {
-        lastError = new PipitError(
-          'UPSTREAM_ERROR',
-          `the Spotify token endpoint answered ${res.status}`,
-        );
-        continue;
-      }
-      let body: unknown;
-      try {
-        body = text ? JSON.parse(text) : {};
-      } catch {
-        body = {};
-      }
-      if (!res.ok) {
-        const fields = body as Record<string, unknown>;
-        const error = typeof fields.error === 'string' ? fields.error : String(res.status);
-        const description =
-          typeof fields.error_description === 'string' ? fields.error_description : undefined;
-        throw new PipitError(
-          error === 'invalid_grant' || error === 'invalid_client'
-            ? 'UNAUTHORIZED'
-            : 'UPSTREAM_ERROR',
-          `the Spotify token endpoint refused the request: ${error}${description ? ` (${description})` : ''}`,
-          { details: { oauthError: error, description } },
-        );
-      }
-      const parsed = TokenResponse.safeParse(body);
-      if (!parsed.success) {
-        throw new PipitError(
-          'UPSTREAM_ERROR',
-          'the Spotify token endpoint answered without an access token',
-        );
-      }
-      return parsed.data;
-    }
-    throw lastError as Error;
-  }
-
-  #backoff(attempt: number): number {
-    const ms = this.config.backoff_seconds * 1000 * 2 ** (attempt - 1);
-    return Math.min(ms, this.config.max_backoff_seconds * 1000);
   }
 
   #pending(now: number): PendingStates {
