@@ -46,6 +46,9 @@ function leafTypes(schema: z.ZodType, out: Set<Leaf> = new Set(), depth = 0): Se
   return out;
 }
 
+// Schemas never change once defined: their leaf types are worked out once.
+const leafCache = new WeakMap<z.ZodType, Set<Leaf>>();
+
 const NUMBER_TEXT = /^\s*-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
 
 /**
@@ -59,7 +62,8 @@ const NUMBER_TEXT = /^\s*-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
  */
 export function coerceValue(schema: z.ZodType, value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  const leaves = leafTypes(schema);
+  let leaves = leafCache.get(schema);
+  if (!leaves) leafCache.set(schema, (leaves = leafTypes(schema)));
   if (leaves.has('string') || leaves.has('other')) return value;
   if (leaves.has('number') && NUMBER_TEXT.test(value)) return Number(value);
   if (leaves.has('boolean')) {

@@ -1,6 +1,7 @@
 import type { Logger } from './logger.ts';
 import { PipitError, toPipitError } from './errors.ts';
-import { buildResponse, Request } from './messages.ts';
+import { buildResponse, parseRequestMessage } from './messages.ts';
+import type { Request } from './messages.ts';
 import type { ResponseMessage } from './messages.ts';
 import type { Registry } from './registry.ts';
 import type { Services } from './services.ts';
@@ -45,7 +46,7 @@ function parseRequest(raw: unknown): Request {
       'the request must be a JSON object like {"type": "request", "action": "utils.echo", "args": {}}',
     );
   }
-  const parsed = Request.safeParse(raw);
+  const parsed = parseRequestMessage(raw as Record<string, unknown>);
   if (!parsed.success) {
     throw new PipitError('BAD_REQUEST', parsed.error.issues.map((i) => i.message).join('; '), {
       cause: parsed.error,

@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
+// A random per-process prefix and a counter: unique like a UUID within and across processes, but
+// without drawing entropy on every response (ids are identifiers, not secrets).
+const ID_PREFIX = randomUUID().replaceAll('-', '').slice(0, 20);
+let idCounter = 0;
+
 /**
- * A new random hex identifier for responses and events (32 hex characters, as Platypush sends).
- * randomUUID draws from a buffered entropy pool, several times cheaper than randomBytes per call.
+ * A new hex identifier for responses and events (32 hex characters, as Platypush sends).
  *
  * @example
- * newId(); // '9e65a3c8b60048f95512f78081e1a41f'
+ * newId(); // '9e65a3c8b60048f95512000000000001'
  */
 export function newId(): string {
-  return randomUUID().replaceAll('-', '');
+  idCounter = (idCounter + 1) % 0x1000000000000;
+  return ID_PREFIX + idCounter.toString(16).padStart(12, '0');
 }
 
 /** Fractional UNIX time in seconds, the `_timestamp` of every message. */
@@ -48,6 +53,38 @@ export const Request = z.object({
   target: z.string({ error: 'field "target" must be a string' }).max(128).optional(),
 });
 export type Request = z.output<typeof Request>;
+
+const ACTION_PATTERN = /^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)+$/;
+
+/**
+ * Parses a request message. The common, well-formed case is checked by hand (the same rules as
+ * {@link Request}); anything else goes through the schema, whose messages explain what is wrong.
+ *
+ * @example
+ * parseRequestMessage({ type: 'request', action: 'utils.echo' }); // { success: true, data: {...} }
+ */
+export function parseRequestMessage(
+  raw: Record<string, unknown>,
+): ReturnType<typeof Request.safeParse> {
+  const { type, action, args, id, target } = raw;
+  if (
+    (type === 'request' || type === 'requests') &&
+    typeof action === 'string' &&
+    action.length >= 3 &&
+    action.length <= 256 &&
+    ACTION_PATTERN.test(action) &&
+    (args === undefined || (args !== null && typeof args === 'object' && !Array.isArray(args))) &&
+    (id === undefined || (typeof id === 'string' && id.length <= 128)) &&
+    target === undefined &&
+    Object.keys(raw).length <= 4
+  ) {
+    const data: Request = { type, action };
+    if (args !== undefined) data.args = args as Record<string, unknown>;
+    if (id !== undefined) data.id = id;
+    return { success: true, data };
+  }
+  return Request.safeParse(raw);
+}
 
 /** Where a response is going back to: `http`, `ws`, `cli`, `library`, `cron`, `hook`. */
 export type ResponseTarget = string;

@@ -84,6 +84,7 @@ export class Registry {
   readonly plugins = new Map<string, PluginInstance>();
   readonly procedures = new Map<string, ProcedureEntry>();
   private readonly aliases = new Map<string, string>();
+  private readonly resolved = new Map<string, Resolved>();
   private readonly known: Map<string, PluginDef>;
 
   /** @param available every plugin Pipit ships, enabled or not, for helpful errors. */
@@ -94,6 +95,7 @@ export class Registry {
 
   /** Registers an enabled plugin instance. */
   addPlugin(instance: PluginInstance): void {
+    this.resolved.clear();
     this.plugins.set(instance.def.name, instance);
     this.known.set(instance.def.name, instance.def);
     for (const alias of instance.def.aliases ?? []) this.aliases.set(alias, instance.def.name);
@@ -101,6 +103,7 @@ export class Registry {
 
   /** Registers (or replaces) a procedure. */
   addProcedure(entry: ProcedureEntry): void {
+    this.resolved.clear();
     this.procedures.set(entry.name, entry);
   }
 
@@ -116,6 +119,15 @@ export class Registry {
 
   /** Resolves `plugin.action` (plugin names may contain dots) or `procedure.name`; NOT_FOUND otherwise. */
   resolve(name: string): Resolved {
+    const hit = this.resolved.get(name);
+    if (hit) return hit;
+    const resolved = this.resolveUncached(name);
+    // Only successes are cached, and the cache is bounded: callers can send any name.
+    if (this.resolved.size < 10_000) this.resolved.set(name, resolved);
+    return resolved;
+  }
+
+  private resolveUncached(name: string): Resolved {
     if (name.startsWith('procedure.')) {
       const procName = name.slice('procedure.'.length);
       const procedure = this.procedures.get(procName);

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 import { PipitError } from '../core/errors.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { Service } from '../service.ts';
-import { logSerializers } from './log.ts';
+import { logSerializers, requestLogger } from './log.ts';
 import { securityHeaders } from './security-headers.ts';
 import { sendError } from './reply.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -67,6 +67,7 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
   );
   const app = Fastify({
     loggerInstance: logger,
+    childLoggerFactory: requestLogger,
     bodyLimit: http.max_body_bytes,
     trustProxy: http.trust_proxy,
     return503OnClosing: true,

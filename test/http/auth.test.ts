@@ -223,15 +223,19 @@ describe('authentication', () => {
     }
   });
 
-  it('sends security headers and no CORS headers by default', async () => {
-    const res = await t.app.inject({
+  it('sends security headers (a compact set on JSON API answers) and no CORS headers by default', async () => {
+    const api = await t.app.inject({
       method: 'GET',
       url: '/auth/status',
       headers: { origin: 'https://evil.example' },
     });
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
-    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect(api.headers['x-content-type-options']).toBe('nosniff');
+    expect(api.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(api.headers['cache-control']).toBe('no-store');
+    expect(api.headers['access-control-allow-origin']).toBeUndefined();
+    const page = await t.app.inject({ method: 'GET', url: '/hook/none' });
+    expect(page.headers['content-security-policy']).toMatch(/default-src 'self'/);
+    expect(page.headers['x-frame-options']).toBe('DENY');
   });
 });
 

@@ -48,38 +48,46 @@ export async function wsRoutes(
   const connections = new Connections(service, { pingIntervalMs: opts.pingIntervalMs });
   // Before the plugin's own preClose (which closes sockets without a code): clients learn 1001.
   app.addHook('preClose', async () => connections.close());
-  await app.register(websocket, {
-    options: {
-      maxPayload: opts.maxPayload ?? service.config.http?.max_body_bytes ?? 1024 * 1024,
-      perMessageDeflate: false,
-    },
-  });
-
-  const limits = {
-    maxBufferedBytes: opts.maxBufferedBytes,
-    graceMs: opts.slowConsumerGraceMs,
-  };
-  const preValidation = authenticateUpgradeHook(service);
-  const notUpgraded = (path: string) =>
-    new PipitError(
-      'BAD_REQUEST',
-      `${path} is a WebSocket endpoint: connect with a WebSocket client (ws://.../${path.slice(1)}) and a token`,
-    );
-
-  app.route({
-    method: 'GET',
-    url: '/ws/events',
-    preValidation,
-    handler: (_req, reply) => sendError(reply, notUpgraded('/ws/events'), service.config.deviceId),
-    wsHandler: eventsHandler(service, connections, limits),
-  });
-  app.route({
-    method: 'GET',
-    url: '/ws/requests',
-    preValidation,
-    handler: (_req, reply) =>
-      sendError(reply, notUpgraded('/ws/requests'), service.config.deviceId),
-    wsHandler: requestsHandler(service, connections, { limits, maxInFlight: opts.maxInFlight }),
+  // The plugin adds an onRequest and an onResponse hook; in their own scope they run for these two
+  // routes only, not for every /execute (where they cost measurable throughput).
+  await app.register(async (scope) => {
+    await scope.register(websocket, {
+      options: {
+        maxPayload: opts.maxPayload ?? service.config.http?.max_body_bytes ?? 1024 * 1024,
+        perMessageDeflate: false,
+      },
+    });
+    registerRoutes(scope);
   });
   return connections;
+
+  function registerRoutes(scope: FastifyInstance): void {
+    const limits = {
+      maxBufferedBytes: opts.maxBufferedBytes,
+      graceMs: opts.slowConsumerGraceMs,
+    };
+    const preValidation = authenticateUpgradeHook(service);
+    const notUpgraded = (path: string) =>
+      new PipitError(
+        'BAD_REQUEST',
+        `${path} is a WebSocket endpoint: connect with a WebSocket client (ws://.../${path.slice(1)}) and a token`,
+      );
+
+    scope.route({
+      method: 'GET',
+      url: '/ws/events',
+      preValidation,
+      handler: (_req, reply) =>
+        sendError(reply, notUpgraded('/ws/events'), service.config.deviceId),
+      wsHandler: eventsHandler(service, connections, limits),
+    });
+    scope.route({
+      method: 'GET',
+      url: '/ws/requests',
+      preValidation,
+      handler: (_req, reply) =>
+        sendError(reply, notUpgraded('/ws/requests'), service.config.deviceId),
+      wsHandler: requestsHandler(service, connections, { limits, maxInFlight: opts.maxInFlight }),
+    });
+  }
 }
