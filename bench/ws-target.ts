@@ -2,32 +2,15 @@
 // (a real service, a registered user, a JWT) and, in the same process, a bare `ws` server doing the
 // same work by hand: /requests answers a request with a response message, /events re-broadcasts a
 // published event to every client (serialised once). Prints one JSON line, then waits.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-import { loadConfig } from '../src/config/load.ts';
-import { createLogger } from '../src/core/logger.ts';
 import { buildResponse } from '../src/core/messages.ts';
 import { makeEvent } from '../src/events/event.ts';
-import { buildHttpApp } from '../src/http/server.ts';
-import { builtinPlugins } from '../src/plugins/index.ts';
-import { createService } from '../src/service.ts';
+import { startBenchService } from './bench-service.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'pipit-bench-ws-'));
-const configPath = join(dir, 'config.yaml');
-writeFileSync(
-  configPath,
-  'device_id: bench\nworkdir: ./data\nlogging: {level: warn}\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n',
-);
-const service = await createService(loadConfig({ path: configPath, plugins: builtinPlugins }), {
-  log: createLogger({ level: 'warn' }),
-});
-const user = await service.auth.addUser('bench', 'bench password 123');
-const { token } = await service.auth.issueToken(user, { name: 'bench' });
-const pipit = await buildHttpApp(service);
-const pipitUrl = (await pipit.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
+const pipit = await startBenchService();
+const pipitUrl = pipit.url.replace(/^http/, 'ws');
+const { token } = pipit;
 
 const bare = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
 const eventClients = new Set<WebSocket>();
@@ -69,8 +52,6 @@ const stop = async () => {
   for (const client of bare.clients) client.terminate();
   bare.close();
   await pipit.close();
-  await service.close();
-  rmSync(dir, { recursive: true, force: true });
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop());

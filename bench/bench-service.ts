@@ -1,0 +1,57 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../src/config/load.ts';
+import { createLogger } from '../src/core/logger.ts';
+import { buildHttpApp } from '../src/http/server.ts';
+import { builtinPlugins } from '../src/plugins/index.ts';
+import { createService } from '../src/service.ts';
+import type { Service } from '../src/service.ts';
+
+/** A real Pipit for a benchmark target: temp workdir, one user, a JWT, HTTP on a free port. */
+export interface BenchService {
+  service: Service;
+  app: FastifyInstance;
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts Pipit with the given script files in its scripts_dir.
+ *
+ * @example
+ * const pipit = await startBenchService({ 'hook.mjs': "import { hook } from 'pipit'; ..." });
+ */
+export async function startBenchService(
+  scripts: Record<string, string> = {},
+): Promise<BenchService> {
+  const dir = mkdtempSync(join(tmpdir(), 'pipit-bench-'));
+  mkdirSync(join(dir, 'scripts'));
+  for (const [name, text] of Object.entries(scripts))
+    writeFileSync(join(dir, 'scripts', name), text);
+  const configPath = join(dir, 'config.yaml');
+  writeFileSync(
+    configPath,
+    'device_id: bench\nworkdir: ./data\nscripts_dir: ./scripts\nlogging: {level: warn}\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n',
+  );
+  const service = await createService(loadConfig({ path: configPath, plugins: builtinPlugins }), {
+    log: createLogger({ level: 'warn' }),
+  });
+  const user = await service.auth.addUser('bench', 'bench password 123');
+  const { token } = await service.auth.issueToken(user, { name: 'bench' });
+  const app = await buildHttpApp(service);
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    service,
+    app,
+    url,
+    token,
+    async close() {
+      await app.close();
+      await service.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
