@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import {
@@ -8,33 +8,22 @@ import {
   ok,
   pluginState,
   spotifyApp,
-  startEmu,
   startPlaying,
+  useAuthorizedSpotify,
 } from './helpers.ts';
 
 let emu: SpotifyEmulator;
 let t: TestApp;
 let timers: ReturnType<typeof fakeTimers>;
 
-beforeAll(async () => {
-  emu = await startEmu();
-  t = await spotifyApp(emu, {
-    max_retry_after_seconds: 30,
-    request_timeout_seconds: 0.2,
-    max_retries: 2,
-  });
-  expect((await authorize(t)).status).toBe(200);
-});
-afterAll(async () => {
-  await t.close();
-  await emu.close();
-});
-beforeEach(() => {
-  emu.control.reset();
-  emu.control.configure({ playerSuccess: 204 });
-  timers = fakeTimers();
-  pluginState(t).auth.timers = timers;
-  pluginState(t).client.blockedUntil = 0;
+useAuthorizedSpotify((f) => ({ emu, t } = f), {
+  config: { max_retry_after_seconds: 30, request_timeout_seconds: 0.2, max_retries: 2 },
+  each: () => {
+    emu.control.configure({ playerSuccess: 204 });
+    timers = fakeTimers();
+    pluginState(t).auth.timers = timers;
+    pluginState(t).client.blockedUntil = 0;
+  },
 });
 
 const log = (path = '/v1/*') => emu.control.requests({ path }).map((r) => r.status);

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { startSpotifyEmulator } from '../../spotify-emulator/index.ts';
 import type { EmulatorOptions, SpotifyEmulator } from '../../spotify-emulator/index.ts';
 import { makeApp } from '../../helpers/service.ts';
@@ -130,5 +130,48 @@ export async function startPlaying(t: TestApp, emu: SpotifyEmulator): Promise<vo
   await ok(t, 'play', {
     resource: `spotify:album:${emu.control.seed.fixedAlbumId}`,
     device: emu.control.seed.deviceIds.speaker,
+  });
+}
+
+/** The emulator and a Pipit app authorized against it, for one test file. */
+export interface SpotifyFixture {
+  emu: SpotifyEmulator;
+  t: TestApp;
+}
+
+/**
+ * Registers a test file's lifecycle: before all, an emulator and a Pipit app authorized against it
+ * (`ready` receives them); before each, a fresh emulator world and an empty device cache (then
+ * `each`); after all, both closed.
+ *
+ * @example
+ * let emu: SpotifyEmulator;
+ * let t: TestApp;
+ * useAuthorizedSpotify((f) => ({ emu, t } = f));
+ */
+export function useAuthorizedSpotify(
+  ready: (f: SpotifyFixture) => unknown,
+  opts: {
+    emulator?: EmulatorOptions;
+    config?: Record<string, unknown>;
+    each?: (f: SpotifyFixture) => void;
+  } = {},
+): void {
+  let fixture: SpotifyFixture | undefined;
+  beforeAll(async () => {
+    const emu = await startEmu(opts.emulator);
+    const t = await spotifyApp(emu, opts.config);
+    expect((await authorize(t)).status).toBe(200);
+    fixture = { emu, t };
+    await ready(fixture);
+  });
+  afterAll(async () => {
+    await fixture?.t.close();
+    await fixture?.emu.close();
+  });
+  beforeEach(() => {
+    fixture!.emu.control.reset();
+    pluginState(fixture!.t).devices = undefined;
+    opts.each?.(fixture!);
   });
 }

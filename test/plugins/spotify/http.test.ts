@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { registerAndToken } from '../../helpers/service.ts';
-import { authorize, spotifyApp, startEmu } from './helpers.ts';
+import { useAuthorizedSpotify } from './helpers.ts';
 import type { Loose } from './helpers.ts';
 
 // Every action once through POST /execute (half of them under the music.streaming alias), in an
@@ -12,15 +12,9 @@ let emu: SpotifyEmulator;
 let t: TestApp;
 let token: string;
 
-beforeAll(async () => {
-  emu = await startEmu();
-  t = await spotifyApp(emu);
-  expect((await authorize(t)).status).toBe(200);
+useAuthorizedSpotify(async (f) => {
+  ({ emu, t } = f);
   token = await registerAndToken(t.app);
-});
-afterAll(async () => {
-  await t.close();
-  await emu.close();
 });
 
 let n = 0;

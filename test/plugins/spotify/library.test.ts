@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
 import type { TestApp } from '../../helpers/service.ts';
-import { authorize, fails, ok, spotifyApp, startEmu } from './helpers.ts';
+import { fails, ok, useAuthorizedSpotify } from './helpers.ts';
 
 let emu: SpotifyEmulator;
 let t: TestApp;
 
-beforeAll(async () => {
-  emu = await startEmu();
-  t = await spotifyApp(emu);
-  expect((await authorize(t)).status).toBe(200);
-});
-afterAll(async () => {
-  await t.close();
-  await emu.close();
-});
-beforeEach(() => {
-  emu.control.reset();
-});
+useAuthorizedSpotify((f) => ({ emu, t } = f));
 
 const saved = (kind: 'tracks' | 'albums' | 'episodes' | 'shows') =>
   emu.control.state

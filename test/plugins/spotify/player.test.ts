@@ -1,32 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
 import type { TestApp } from '../../helpers/service.ts';
-import {
-  authorize,
-  fails,
-  ok,
-  pluginState,
-  spotifyApp,
-  startEmu,
-  startPlaying,
-} from './helpers.ts';
+import { fails, ok, startPlaying, useAuthorizedSpotify } from './helpers.ts';
 
 let emu: SpotifyEmulator;
 let t: TestApp;
 
-beforeAll(async () => {
-  emu = await startEmu();
-  t = await spotifyApp(emu);
-  expect((await authorize(t)).status).toBe(200);
-});
-afterAll(async () => {
-  await t.close();
-  await emu.close();
-});
-beforeEach(() => {
-  emu.control.reset();
-  pluginState(t).devices = undefined;
-});
+useAuthorizedSpotify((f) => ({ emu, t } = f));
 
 describe('player actions', () => {
   it('status reports stop when no device is active, then play/pause', async () => {

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
 import type { TestApp } from '../../helpers/service.ts';
-import { authorize, fails, ok, spotifyApp, startEmu } from './helpers.ts';
+import { fails, ok, useAuthorizedSpotify } from './helpers.ts';
 
 let emu: SpotifyEmulator;
 let t: TestApp;
 
-beforeAll(async () => {
-  emu = await startEmu({ bigPlaylistSize: 1000 });
-  t = await spotifyApp(emu, { paging_concurrency: 4 });
-  expect((await authorize(t)).status).toBe(200);
-});
-afterAll(async () => {
-  await t.close();
-  await emu.close();
-});
-beforeEach(() => {
-  emu.control.reset();
+useAuthorizedSpotify((f) => ({ emu, t } = f), {
+  emulator: { bigPlaylistSize: 1000 },
+  config: { paging_concurrency: 4 },
 });
 
 const items = (id: string) => emu.control.state.playlists.byId.get(id)!.items.map((i) => i.uri);
