@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ALL, Harness } from './support/harness.ts';
+import { describe, expect, test } from 'vitest';
+import type { Harness } from './support/harness.ts';
+import { ALL, useHarness } from './support/harness.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await Harness.start({ tokenTtlSeconds: 600 });
-});
-afterAll(() => h.close());
+useHarness((harness) => (h = harness), { options: { tokenTtlSeconds: 600 }, reset: false });
 
 const REDIRECT = 'http://127.0.0.1:5173/callback';
 

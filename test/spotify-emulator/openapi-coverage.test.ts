@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { SERVED_OPERATIONS } from './index.ts';
 import { REMOVED_OPERATIONS } from './routes/removed.ts';
-import { Harness, validator } from './support/harness.ts';
+import type { Harness } from './support/harness.ts';
+import { validator, useHarness } from './support/harness.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await Harness.start({ bigPlaylistSize: 300 });
-});
-afterAll(() => h.close());
+useHarness((harness) => (h = harness), { options: { bigPlaylistSize: 300 }, reset: false });
 
 test('every served operation exists, non-deprecated, in openapi.yaml; removed ones are the deprecated ones', () => {
   for (const key of SERVED_OPERATIONS) {

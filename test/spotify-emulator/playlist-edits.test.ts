@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { ALL, Harness } from './support/harness.ts';
+import { describe, expect, test } from 'vitest';
+import type { Harness } from './support/harness.ts';
+import { ALL, useHarness } from './support/harness.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await Harness.start();
-});
-beforeEach(() => {
-  h.emu.control.reset();
-});
-afterAll(() => h.close());
+useHarness((harness) => (h = harness));
 
 const stateItems = (id: string) =>
   h.emu.control.state.playlists.byId.get(id)!.items.map((i) => i.uri);

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Harness } from './support/harness.ts';
+import { describe, expect, test } from 'vitest';
+import type { Harness } from './support/harness.ts';
+import { useHarness } from './support/harness.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await Harness.start();
-});
-afterAll(() => h.close());
+useHarness((harness) => (h = harness), { reset: false });
 
 const search = (query: Record<string, string | number>) => h.call('GET', '/search', { query });
 const names = (page: { items: { name: string }[] }) => page.items.map((i) => i.name);

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSpotifyEmulator } from '../index.ts';
 import type { EmulatorOptions, SpotifyEmulator } from '../index.ts';
 import { OpenApiValidator } from './openapi-validator.ts';
@@ -152,4 +153,25 @@ export class Harness {
   close(): Promise<void> {
     return this.emu.close();
   }
+}
+
+/**
+ * Registers a test file's lifecycle: a harness started before all tests (`ready` receives it), the
+ * emulator's world reset before each (unless `reset: false`), closed after all.
+ *
+ * @example
+ * let h: Harness;
+ * useHarness((harness) => (h = harness));
+ */
+export function useHarness(
+  ready: (h: Harness) => unknown,
+  opts: { options?: Parameters<typeof Harness.start>[0]; reset?: boolean } = {},
+): void {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await Harness.start(opts.options);
+    ready(harness);
+  });
+  if (opts.reset !== false) beforeEach(() => harness!.emu.control.reset());
+  afterAll(() => harness?.close());
 }
