@@ -26,6 +26,7 @@ export interface BenchService {
  */
 export async function startBenchService(
   scripts: Record<string, string> = {},
+  routes?: (app: FastifyInstance, service: Service) => void,
 ): Promise<BenchService> {
   const dir = mkdtempSync(join(tmpdir(), 'pipit-bench-'));
   mkdirSync(join(dir, 'scripts'));
@@ -42,6 +43,7 @@ export async function startBenchService(
   const user = await service.auth.addUser('bench', 'bench password 123');
   const { token } = await service.auth.issueToken(user, { name: 'bench' });
   const app = await buildHttpApp(service);
+  routes?.(app, service);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     service,

@@ -7,6 +7,9 @@ import type { Registry } from './registry.ts';
 import type { Services } from './services.ts';
 import { validateArgs } from './validate.ts';
 
+// Callers without a signal share one that never fires, instead of a new AbortController each call.
+const NEVER_ABORTED = new AbortController().signal;
+
 /** How deep procedures may call procedures before the call is refused. */
 export const MAX_PROCEDURE_DEPTH = 32;
 
@@ -103,7 +106,7 @@ export function createExecute(deps: {
       }
       const resolved = registry.resolve(request.action);
       const args = request.args ?? {};
-      const signal = opts.signal ?? new AbortController().signal;
+      const signal = opts.signal ?? NEVER_ABORTED;
       let output: unknown;
       if (resolved.kind === 'procedure') {
         const depth = (opts.depth ?? 0) + 1;
@@ -145,16 +148,25 @@ export function createExecute(deps: {
 
 // Errors thrown while an action or procedure runs are the action's failure (HTTP 200 with errors),
 // not a failure of the request; their message is the action's own.
-async function runGuarded(fn: () => unknown): Promise<unknown> {
+// A synchronous action's result is used as is: no promise is made for it (hot path).
+function runGuarded(fn: () => unknown): unknown {
+  let result: unknown;
   try {
-    return await fn();
+    result = fn();
   } catch (err) {
-    if (err instanceof PipitError && err.code === 'ACTION_FAILED') throw err;
-    const message = err instanceof Error ? err.message : String(err);
-    const code = err instanceof PipitError ? err.code : undefined;
-    throw new PipitError('ACTION_FAILED', message || 'the action failed without a message', {
-      cause: err,
-      details: code ? { reason: code } : {},
-    });
+    throw asActionFailure(err);
   }
+  return result instanceof Promise
+    ? result.catch((err: unknown) => Promise.reject(asActionFailure(err)))
+    : result;
+}
+
+function asActionFailure(err: unknown): PipitError {
+  if (err instanceof PipitError && err.code === 'ACTION_FAILED') return err;
+  const message = err instanceof Error ? err.message : String(err);
+  const code = err instanceof PipitError ? err.code : undefined;
+  return new PipitError('ACTION_FAILED', message || 'the action failed without a message', {
+    cause: err,
+    details: code ? { reason: code } : {},
+  });
 }
