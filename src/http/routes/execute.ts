@@ -1,7 +1,26 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { PipitError } from '../../core/errors.ts';
 import type { Service } from '../../service.ts';
 import { httpStatus } from '../error-status.ts';
 import { requireUser } from '../guard.ts';
+
+// A client gives up on a request by closing its connection, and requests on one connection come
+// one after another: one signal per socket, made on its first request, aborts the action running
+// when it closes (sleep, Spotify paging) — no controller and listener per request on the hot path.
+const socketSignals = new WeakMap<Socket, AbortSignal>();
+
+function connectionSignal(socket: Socket): AbortSignal {
+  let signal = socketSignals.get(socket);
+  if (!signal) {
+    const controller = new AbortController();
+    socket.once('close', () =>
+      controller.abort(new PipitError('UNAVAILABLE', 'the client closed the connection')),
+    );
+    socketSignals.set(socket, (signal = controller.signal));
+  }
+  return signal;
+}
 
 /**
  * `POST /execute`: the JSON-RPC style entry point. 200 when the request was understood and run
@@ -13,22 +32,11 @@ import { requireUser } from '../guard.ts';
  */
 export function executeRoute(app: FastifyInstance, service: Service): void {
   app.post('/execute', { preHandler: requireUser(service) }, async (req, reply) => {
-    const controller = new AbortController();
-    // The client hanging up mid-action aborts it (sleep, Spotify paging) instead of running on.
-    const onClose = () => {
-      if (!reply.sent) controller.abort();
-    };
-    req.raw.once('close', onClose);
-    try {
-      const { message, error } = await service.execute(req.body, {
-        target: 'http',
-        signal: controller.signal,
-      });
-      if (error?.code === 'RATE_LIMITED' && error.details.retryAfter)
-        reply.header('retry-after', String(error.details.retryAfter));
-      return reply.code(error ? httpStatus(error.code) : 200).send(message);
-    } finally {
-      req.raw.off('close', onClose);
+    const signal = connectionSignal(req.raw.socket);
+    const { message, error } = await service.execute(req.body, { target: 'http', signal });
+    if (error?.code === 'RATE_LIMITED' && error.details.retryAfter) {
+      reply.header('retry-after', String(error.details.retryAfter));
     }
+    return reply.code(error ? httpStatus(error.code) : 200).send(message);
   });
 }

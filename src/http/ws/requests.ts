@@ -48,7 +48,9 @@ export function requestsHandler(
     const asErrorResponse = (message: string) => errorResponse(message.split('\n'));
     if (!auth.ok) return refuse(socket, auth.error, asErrorResponse);
 
-    const inFlight = new Set<AbortController>();
+    // One signal for the connection: its requests are only ever aborted together, when it closes.
+    const connection = new AbortController();
+    let inFlight = 0;
     let closed = false;
     const out = new BoundedSender(socket, opts.limits, () => {
       log.warn({ user: auth.principal.username }, 'slow /ws/requests consumer disconnected (1013)');
@@ -64,9 +66,7 @@ export function requestsHandler(
       if (closed) return;
       closed = true;
       remove();
-      const reason = new PipitError('UNAVAILABLE', 'the WebSocket closed before the answer');
-      for (const controller of inFlight) controller.abort(reason);
-      inFlight.clear();
+      connection.abort(new PipitError('UNAVAILABLE', 'the WebSocket closed before the answer'));
     };
     socket.on('close', cleanup);
 
@@ -78,20 +78,19 @@ export function requestsHandler(
         out.send(asErrorResponse(toPipitError(err).message));
         return;
       }
-      if (inFlight.size >= opts.maxInFlight) {
+      if (inFlight >= opts.maxInFlight) {
         out.send(errorResponse([capMessage], recoverId(raw)));
         return;
       }
-      const controller = new AbortController();
-      inFlight.add(controller);
-      service.execute(raw, { target: 'ws', signal: controller.signal }).then(
+      inFlight++;
+      service.execute(raw, { target: 'ws', signal: connection.signal }).then(
         ({ message }) => {
-          inFlight.delete(controller);
-          if (!controller.signal.aborted) out.send(JSON.stringify(message));
+          inFlight--;
+          if (!closed) out.send(JSON.stringify(message));
         },
         (err: unknown) => {
           // execute() answers every failure as a response; this is a bug, still answered.
-          inFlight.delete(controller);
+          inFlight--;
           log.error({ err }, 'execute() threw on /ws/requests');
           out.send(errorResponse(['internal error (see the service log)'], recoverId(raw)));
         },
