@@ -3,7 +3,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAction, definePlugin } from '../../src/core/action.ts';
-import type { PluginDef } from '../../src/core/action.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { buildHttpApp } from '../../src/http/server.ts';
