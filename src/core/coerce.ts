@@ -84,10 +84,13 @@ export function coerceArgs(
   shape: Record<string, z.ZodType>,
   args: Record<string, unknown>,
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(args)) {
-    const schema = Object.hasOwn(shape, key) ? shape[key] : undefined;
-    out[key] = schema ? coerceValue(schema, value) : value;
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(args)) {
+    const value = args[key];
+    if (typeof value !== 'string' || !Object.hasOwn(shape, key)) continue;
+    const coerced = coerceValue(shape[key]!, value);
+    // Copied only when something changes: most requests need no coercion at all.
+    if (coerced !== value) (out ??= { ...args })[key] = coerced;
   }
-  return out;
+  return out ?? args;
 }

@@ -91,7 +91,8 @@ export function createExecute(deps: {
   };
 
   return async function execute(raw, opts) {
-    const started = performance.now();
+    const debug = log.isLevelEnabled('debug');
+    const started = debug ? performance.now() : 0;
     let id = rawId(raw);
     let actionName: string | undefined;
     try {
@@ -132,7 +133,7 @@ export function createExecute(deps: {
         };
         output = await runGuarded(() => action.run(valid, ctx));
       }
-      log.debug({ action: resolved.name, ms: performance.now() - started }, 'executed');
+      if (debug) log.debug({ action: resolved.name, ms: performance.now() - started }, 'executed');
       return respond(id, opts.target, output);
     } catch (err) {
       const error = toPipitError(err);

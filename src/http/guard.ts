@@ -31,15 +31,17 @@ function sameText(a: string, b: string): boolean {
 export function bearerToken(req: FastifyRequest, allowQuery: boolean): string | undefined {
   const header = req.headers.authorization;
   if (header) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) {
-      const scheme = header.split(/\s+/)[0] ?? '';
+    // By hand rather than a regex: this runs on every request, over a ~300-character JWT.
+    const space = header.indexOf(' ');
+    const scheme = space < 0 ? header : header.slice(0, space);
+    const token = space < 0 ? '' : header.slice(space + 1).trim();
+    if (scheme.toLowerCase() !== 'bearer' || !token || token.includes(' ')) {
       throw new PipitError(
         'UNAUTHORIZED',
         `the Authorization header must be "Bearer <token>", not "${scheme.slice(0, 20)} ..."`,
       );
     }
-    return match[1];
+    return token;
   }
   const xToken = req.headers['x-token'];
   if (typeof xToken === 'string' && xToken) return xToken;

@@ -44,9 +44,9 @@ const API_PATHS = new Set([
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
-function isApi(url: string): boolean {
-  const path = url.split('?', 1)[0]!;
-  return API_PATHS.has(path) || path.startsWith('/tokens/');
+// The matched route's pattern: no URL parsing per request.
+function isApi(route: string | undefined): boolean {
+  return route !== undefined && (API_PATHS.has(route) || route.startsWith('/tokens/'));
 }
 
 /**
@@ -58,7 +58,7 @@ function isApi(url: string): boolean {
  */
 export function securityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', (req, reply, done) => {
-    reply.headers(isApi(req.url) ? API_HEADERS : DOCUMENT_HEADERS);
+    reply.headers(isApi(req.routeOptions.url) ? API_HEADERS : DOCUMENT_HEADERS);
     if (req.protocol === 'https') reply.header('strict-transport-security', HSTS);
     done();
   });

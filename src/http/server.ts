@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 import { PipitError } from '../core/errors.ts';
 import type { ErrorCode } from '../core/errors.ts';
@@ -65,8 +65,11 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
     { component: 'http' },
     { serializers: logSerializers },
   );
+  // Access-log lines are "info": below that, fastify's per-request bookkeeping for them is skipped.
+  const accessLog = service.log.isLevelEnabled('info');
   const app = Fastify({
     loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: !accessLog }),
     childLoggerFactory: requestLogger,
     bodyLimit: http.max_body_bytes,
     trustProxy: http.trust_proxy,
