@@ -1,25 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import type { Harness } from './support/harness.ts';
 import { useHarness } from './support/harness.ts';
+import { playerHelpers } from './support/player-helpers.ts';
 
 let h: Harness;
 useHarness((harness) => (h = harness));
 
-const ctl = () => h.emu.control;
-const duration = (uri: string) => ctl().state.catalog.durationOf(uri)!;
-const speaker = () => h.seed.deviceIds.speaker;
-const playlistUris = (id: string) =>
-  ctl()
-    .state.playlists.byId.get(id)!
-    .items.map((i) => i.uri);
-
-async function playRoadTrip(body: Record<string, unknown> = {}) {
-  const res = await h.call('PUT', '/me/player/play', {
-    query: { device_id: speaker() },
-    body: { context_uri: `spotify:playlist:${h.seed.roadTripPlaylistId}`, ...body },
-  });
-  expect(res.status).toBe(204);
-}
+const { ctl, duration, speaker, playlistUris, playRoadTrip } = playerHelpers(() => h);
 
 describe('navigation', () => {
   test('next takes the queue first, then continues the context', async () => {

@@ -10,14 +10,17 @@ const Credentials = z.object({
   password: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(1024),
 });
 
+/** A token's lifetime in days (null or absent: no expiry), for `POST /auth` and `POST /tokens`. */
+export const ExpiryDays = z
+  .number({ error: 'must be a number of days' })
+  .positive()
+  .max(3650)
+  .nullable()
+  .optional();
+
 /** `POST /auth` body: Platypush-compatible, plus an optional token name. */
 export const AuthBody = Credentials.extend({
-  expiry_days: z
-    .number({ error: 'must be a number of days' })
-    .positive()
-    .max(3650)
-    .nullable()
-    .optional(),
+  expiry_days: ExpiryDays,
   name: z.string().max(100).optional(),
 });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isPipitError, PipitError } from '../../core/errors.ts';
 import type { Service } from '../../service.ts';
 import { requireUser } from '../guard.ts';
+import { ExpiryDays } from './auth.ts';
 import { parseBody } from '../reply.ts';
 
 const CreateToken = z.object({
@@ -11,12 +12,7 @@ const CreateToken = z.object({
     .min(1, 're-enter your password')
     .max(1024),
   name: z.string().max(100).optional(),
-  expiry_days: z
-    .number({ error: 'must be a number of days' })
-    .positive()
-    .max(3650)
-    .nullable()
-    .optional(),
+  expiry_days: ExpiryDays,
 });
 
 /**
