@@ -1,6 +1,6 @@
 import type { Logger } from './logger.ts';
 import { PipitError, toPipitError } from './errors.ts';
-import { buildResponse, parseRequestMessage } from './messages.ts';
+import { buildResponse, parseRequestMessage, requestIdOf } from './messages.ts';
 import type { Request } from './messages.ts';
 import type { ResponseMessage } from './messages.ts';
 import type { Registry } from './registry.ts';
@@ -33,14 +33,6 @@ export interface ExecuteResult {
 
 /** The single entry point every transport calls. */
 export type Execute = (request: unknown, opts: ExecuteOptions) => Promise<ExecuteResult>;
-
-function rawId(raw: unknown): string | undefined {
-  if (raw && typeof raw === 'object' && 'id' in raw) {
-    const { id } = raw;
-    if ((typeof id === 'string' && id.length <= 128) || typeof id === 'number') return String(id);
-  }
-  return undefined;
-}
 
 function parseRequest(raw: unknown): Request {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -93,7 +85,7 @@ export function createExecute(deps: {
   return async function execute(raw, opts) {
     const debug = log.isLevelEnabled('debug');
     const started = debug ? performance.now() : 0;
-    let id = rawId(raw);
+    let id = requestIdOf(raw);
     let actionName: string | undefined;
     try {
       const request = parseRequest(raw);

@@ -54,6 +54,21 @@ export const Request = z.object({
 });
 export type Request = z.output<typeof Request>;
 
+/**
+ * The `id` of a request message that may be malformed, so that even its error response can be
+ * correlated by the client.
+ *
+ * @example
+ * requestIdOf({ id: 7, action: 42 }); // '7'
+ */
+export function requestIdOf(raw: unknown): string | undefined {
+  if (raw && typeof raw === 'object' && 'id' in raw) {
+    const { id } = raw;
+    if ((typeof id === 'string' && id.length <= 128) || typeof id === 'number') return String(id);
+  }
+  return undefined;
+}
+
 const ACTION_PATTERN = /^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)+$/;
 
 /**

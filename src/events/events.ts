@@ -26,7 +26,10 @@ export class Events {
     this.hooks = new Hooks(opts.log);
     this.bus.subscribe(({ event }) => {
       if (event.args.type === CoreKinds.WebhookEvent) return;
-      const run = this.hooks.dispatch(event);
+      // Most events match no hook (fan-out to WebSockets is the common case): nothing to track.
+      const matching = this.hooks.matching(event);
+      if (!matching.length) return;
+      const run = this.hooks.runAll(matching, event);
       this.inFlight.add(run);
       void run.finally(() => this.inFlight.delete(run));
     });

@@ -3,6 +3,9 @@ import type { Logger } from '../core/logger.ts';
 import type { PipitEvent } from './event.ts';
 import type { EventPredicate } from './match.ts';
 
+// Hooks run from the bus have no caller to give up on them: one signal that never fires serves all.
+const NO_ABORT = new AbortController().signal;
+
 /** An explicit answer to a web hook: body, HTTP status, response headers (SPEC's send_response). */
 export interface HookResponse {
   body: unknown;
@@ -79,10 +82,12 @@ export class Hooks {
   }
 
   /** Runs every hook matching the event; resolves when all have finished. */
-  dispatch(
-    event: PipitEvent,
-    signal: AbortSignal = new AbortController().signal,
-  ): Promise<HookOutcome[]> {
-    return Promise.all(this.matching(event).map((hook) => this.runOne(hook, event, { signal })));
+  dispatch(event: PipitEvent, signal: AbortSignal = NO_ABORT): Promise<HookOutcome[]> {
+    return this.runAll(this.matching(event), event, signal);
+  }
+
+  /** Runs the given (matching) hooks on the event; resolves when all have finished. */
+  runAll(hooks: Hook[], event: PipitEvent, signal: AbortSignal = NO_ABORT): Promise<HookOutcome[]> {
+    return Promise.all(hooks.map((hook) => this.runOne(hook, event, { signal })));
   }
 }

@@ -34,9 +34,6 @@ export function executeRoute(app: FastifyInstance, service: Service): void {
   app.post('/execute', { preHandler: requireUser(service) }, async (req, reply) => {
     const signal = connectionSignal(req.raw.socket);
     const { message, error } = await service.execute(req.body, { target: 'http', signal });
-    if (error?.code === 'RATE_LIMITED' && error.details.retryAfter) {
-      reply.header('retry-after', String(error.details.retryAfter));
-    }
     return reply.code(error ? httpStatus(error.code) : 200).send(message);
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { PipitError, toPipitError } from '../../core/errors.ts';
-import { buildResponse } from '../../core/messages.ts';
+import { buildResponse, requestIdOf } from '../../core/messages.ts';
 import type { Service } from '../../service.ts';
 import type { Connections } from './connections.ts';
 import { refuse, upgradeAuth } from './connection-auth.ts';
@@ -11,15 +11,6 @@ import type { SendLimits } from './send.ts';
 
 /** Requests one connection may have running at once, unless configured otherwise. */
 export const DEFAULT_MAX_IN_FLIGHT = 32;
-
-// The id of a frame that failed validation, so that even its error can be correlated.
-function recoverId(raw: unknown): string | undefined {
-  if (raw && typeof raw === 'object' && 'id' in raw) {
-    const { id } = raw;
-    if ((typeof id === 'string' && id.length <= 128) || typeof id === 'number') return String(id);
-  }
-  return undefined;
-}
 
 /**
  * The `/ws/requests` socket handler. Each text frame is a request message (`type` "requests" or
@@ -79,7 +70,7 @@ export function requestsHandler(
         return;
       }
       if (inFlight >= opts.maxInFlight) {
-        out.send(errorResponse([capMessage], recoverId(raw)));
+        out.send(errorResponse([capMessage], requestIdOf(raw)));
         return;
       }
       inFlight++;
@@ -92,7 +83,7 @@ export function requestsHandler(
           // execute() answers every failure as a response; this is a bug, still answered.
           inFlight--;
           log.error({ err }, 'execute() threw on /ws/requests');
-          out.send(errorResponse(['internal error (see the service log)'], recoverId(raw)));
+          out.send(errorResponse(['internal error (see the service log)'], requestIdOf(raw)));
         },
       );
     });
