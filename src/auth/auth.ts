@@ -26,6 +26,14 @@ export interface TokenInfo {
   last_used_at: number | null;
 }
 
+/** A token just issued: the only time its JWT is visible (`POST /auth`, `POST /tokens`, the CLI). */
+export interface IssuedToken {
+  token: string;
+  id: string;
+  name: string;
+  expires_at: number | null;
+}
+
 const CACHE_MAX = 10_000;
 const TOUCH_EVERY_S = 60;
 const THROTTLE_WINDOW_MS = 15 * 60_000;
@@ -185,7 +193,7 @@ export class Auth {
   async issueToken(
     user: Pick<UserRow, 'id' | 'username'>,
     opts: { name?: string | undefined; expiryDays?: number | null | undefined },
-  ): Promise<{ token: string; id: string; name: string; expires_at: number | null }> {
+  ): Promise<IssuedToken> {
     const days = opts.expiryDays ?? null;
     if (
       days !== null &&

@@ -1,21 +1,9 @@
 import { api } from './api.ts';
 
-/** An API token as `GET /tokens` lists it (times in UNIX seconds). */
-export interface TokenInfo {
-  id: string;
-  name: string;
-  created_at: number;
-  expires_at: number | null;
-  last_used_at: number | null;
-}
+// The shapes the server answers, from its own definitions (type-only: nothing is bundled).
+import type { IssuedToken, TokenInfo } from '../../../src/auth/auth.ts';
 
-/** A token just created: the only time its secret is visible. */
-export interface IssuedToken {
-  token: string;
-  id: string;
-  name: string;
-  expires_at: number | null;
-}
+export type { IssuedToken, TokenInfo };
 
 /** Lists the signed-in user's tokens, newest first. */
 export async function listTokens(): Promise<TokenInfo[]> {
