@@ -110,6 +110,11 @@ describe('configuration', () => {
       /utils\.enabled: expected true or false; got "maybe"/,
     ],
     [
+      'a plugin section that is not a mapping',
+      'utils: 5\n',
+      /utils: expected a mapping of settings \(or nothing\); got 5/,
+    ],
+    [
       'a bad redis url',
       'redis:\n  url: localhost:6379\n',
       /redis\.url: must start with redis:\/\//,
@@ -125,6 +130,14 @@ describe('configuration', () => {
     const message = failure('include: bad.yaml\n');
     expect(message).toContain(join(dir, 'bad.yaml'));
     expect(message).toMatch(/backend\.http\.port/);
+  });
+
+  it('refuses a plugin configured under its name and its alias', () => {
+    const aliased = { ...builtinPlugins[0]!, name: 'music.demo', aliases: ['music.other'] };
+    const text = 'music.demo: {}\nmusic.other: {}\n';
+    expect(() =>
+      loadConfig({ path: write('config.yaml', text), plugins: [aliased], env: {} }),
+    ).toThrow(/"music\.other" configures music\.demo a second time \(it is an alias\)/);
   });
 
   it('refuses include loops', () => {

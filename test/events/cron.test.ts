@@ -106,3 +106,28 @@ describe('cron in a started instance', () => {
     }
   });
 });
+
+describe('cron configuration errors', () => {
+  it.each([
+    ['cron.A:\n  actions: []\n', /cron\.A: "cron_expression" must be a cron string/],
+    ["cron.B:\n  cron_expression: '0 23 * * *'\n  action: []\n", /cron\.B: unknown key "action"/],
+    [
+      "cron.C:\n  cron_expression: '0 23 * * *'\n  timezone: 5\n  actions: []\n",
+      /"timezone" must be an IANA name/,
+    ],
+    ["cron.D:\n  cron_expression: '0 23 * * *'\n  actions:\n    - acton: x\n", /cron\.D actions/],
+    [
+      "cron.E:\n  cron_expression: 'every day'\n  actions: []\n",
+      /invalid cron_expression "every day"/,
+    ],
+  ])('refuses %j at start, naming the file', (yaml, pattern) => {
+    const { dir, cleanup } = tempDir();
+    try {
+      writeFileSync(join(dir, 'config.yaml'), `workdir: ./data\n${yaml}`);
+      const config = loadConfig({ path: join(dir, 'config.yaml'), plugins: builtinPlugins });
+      return expect(startPipit(config, { log })).rejects.toThrow(pattern);
+    } finally {
+      cleanup();
+    }
+  });
+});

@@ -110,3 +110,31 @@ describe('hook configuration errors', () => {
     }
   });
 });
+
+describe('script hooks', () => {
+  it('reports a script hooking an unknown event kind, with its file, and keeps the others', async () => {
+    const { dir, cleanup } = tempDir();
+    mkdirSync(join(dir, 'scripts'));
+    writeFileSync(
+      join(dir, 'scripts', 'a-bad.mjs'),
+      "import { hook } from 'pipit';\nhook('DoorEvent', {}, () => 1);\n",
+    );
+    writeFileSync(
+      join(dir, 'scripts', 'b-good.mjs'),
+      "import { procedure } from 'pipit';\nprocedure('fine', () => 'ok');\n",
+    );
+    const t = await makeApp('scripts_dir: ./scripts\n', { dir });
+    try {
+      expect(t.service.scripts.failed).toEqual([
+        {
+          file: join(dir, 'scripts', 'a-bad.mjs'),
+          error: expect.stringMatching(/unknown event kind "DoorEvent"/),
+        },
+      ]);
+      expect(await t.service.services.run('procedure.fine')).toBe('ok');
+    } finally {
+      await t.close();
+      cleanup();
+    }
+  });
+});

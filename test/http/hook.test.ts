@@ -2,6 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Delivery } from '../../src/events/bus.ts';
+import { makeEvent } from '../../src/events/event.ts';
+import { CoreKinds } from '../../src/events/kinds.ts';
 import { makeApp, tempDir } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';
 
@@ -39,6 +41,16 @@ event.hook.YamlDoor:
     - return:
         opened: true
         who: \${data.who}
+event.hook.BadStatus:
+  if: {type: WebhookEvent, hook: badstatus}
+  then:
+    - action: hook.send_response
+      args: {body: nope, status: 999}
+event.hook.NotAWebhook:
+  if: {type: CustomEvent, subtype: respond}
+  then:
+    - action: hook.send_response
+      args: {body: nope}
 `;
 
 describe('/hook/<name>', () => {
@@ -193,5 +205,33 @@ describe('/hook/<name>', () => {
     expect(headers.cookie).toBe('[redacted]');
     expect(headers['x-other']).toBe('kept');
     expect(event.args.hook).toBe('door');
+  });
+
+  it('refuses a send_response with an impossible status (500 to the client, the reason named), and outside a web hook', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/hook/badstatus' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json().response.errors[0]).toMatch(/listener of hook "badstatus" failed/);
+
+    const hooks = t.service.events.hooks;
+    const signal = new AbortController().signal;
+    const bad = await hooks.runOne(
+      hooks.list().find((h) => h.name === 'BadStatus')!,
+      makeEvent(CoreKinds.WebhookEvent, { hook: 'badstatus', headers: {} }, 'test-host'),
+      { signal, respond: () => undefined },
+    );
+    expect(bad.ok).toBe(false);
+    expect(String((bad as { error: Error }).error.message)).toMatch(
+      /"status" must be an HTTP status from 100 to 599; got 999/,
+    );
+
+    const outside = await hooks.runOne(
+      hooks.list().find((h) => h.name === 'NotAWebhook')!,
+      makeEvent(CoreKinds.CustomEvent, { subtype: 'respond' }, 'test-host'),
+      { signal },
+    );
+    expect(outside.ok).toBe(false);
+    expect(String((outside as { error: Error }).error.message)).toMatch(
+      /only works in a hook on a WebhookEvent/,
+    );
   });
 });
