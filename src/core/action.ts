@@ -37,6 +37,8 @@ export interface ActionDef<P extends ParamShape = ParamShape, S = unknown, R = u
 /** An action with its compiled argument schema, as the registry holds it. */
 export interface CompiledAction<S = unknown> extends ActionDef<ParamShape, S> {
   schema: z.ZodObject;
+  /** No declared parameters and `extraArgs`: any object of arguments is valid as it is. */
+  acceptsAny: boolean;
 }
 
 /**
@@ -123,5 +125,5 @@ export function definePlugin<C, S>(def: PluginDef<C, S>): PluginDef<C, S> {
  */
 export function compileAction<S>(def: ActionDef<ParamShape, S>): CompiledAction<S> {
   const schema = def.extraArgs ? z.looseObject(def.params) : z.strictObject(def.params);
-  return { ...def, schema };
+  return { ...def, schema, acceptsAny: !!def.extraArgs && Object.keys(def.params).length === 0 };
 }

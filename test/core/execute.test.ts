@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineAction, definePlugin } from '../../src/core/action.ts';
@@ -29,6 +30,24 @@ const music = definePlugin({
       run: (args) => args,
     }),
     defineAction({
+      name: 'anything',
+      summary: 'Takes any arguments.',
+      params: {},
+      extraArgs: true,
+      run: (args) => args,
+    }),
+    defineAction({
+      name: 'later',
+      summary: 'Answers, or fails, after a tick; logs through its context.',
+      params: { fail: z.boolean().default(false) },
+      run: async ({ fail }, ctx) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        ctx.log.warn('about to answer');
+        if (fail) throw new Error('failed later');
+        return { later: true };
+      },
+    }),
+    defineAction({
       name: 'boom',
       summary: 'Fails.',
       params: {},
@@ -39,10 +58,9 @@ const music = definePlugin({
   ],
 });
 
-function setup() {
+function setup(log = createLogger({ level: 'silent' })) {
   const registry = new Registry([music]);
   registry.addPlugin({ def: music, config: {}, state: undefined, actions: compileActions(music) });
-  const log = createLogger({ level: 'silent' });
   const services = {} as Services;
   const execute = createExecute({ registry, deviceId: 'dev', log, services: () => services });
   services.execute = execute;
@@ -74,6 +92,39 @@ describe('execute()', () => {
     expect(res.message.response.errors[0]).toMatch(
       /music\.fake\.set_volume: argument "volume" \(percentage 0 to 100\): .*100.*; got 150/,
     );
+  });
+
+  it('passes the arguments of an action that declares none but takes extras through as sent', async () => {
+    const { execute } = setup();
+    const args = { text: 'hi', n: '2', nested: { deep: [1, null] } };
+    const res = await call(execute, 'music.fake.anything', args);
+    expect(res.error).toBeUndefined();
+    expect(res.message.response.output).toEqual(args);
+    const none = await call(execute, 'music.fake.boom', { x: 1 });
+    expect(none.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(none.message.response.errors[0]).toMatch(/unknown argument "x"; it takes no arguments/);
+  });
+
+  it('answers asynchronous actions and their failures like synchronous ones, logging as the action', async () => {
+    const lines: string[] = [];
+    const sink = new PassThrough();
+    sink.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
+    const { execute } = setup(createLogger({ level: 'warn', destination: sink }));
+    const ok = await call(execute, 'music.fake.later');
+    expect(ok.message.response).toEqual({ output: { later: true }, errors: [] });
+    const failed = await execute(
+      { type: 'request', id: 'x1', action: 'music.fake.later', args: { fail: true } },
+      { target: 'test' },
+    );
+    expect(failed.error?.code).toBe('ACTION_FAILED');
+    expect(failed.message.id).toBe('x1');
+    expect(failed.message.response.errors).toEqual(['failed later']);
+    await expect.poll(() => lines.join('')).toContain('failed later');
+    const own = lines.map((l) => JSON.parse(l) as { msg: string; action?: string });
+    expect(own.filter((l) => l.msg === 'about to answer').map((l) => l.action)).toEqual([
+      'music.fake.later',
+      'music.fake.later',
+    ]);
   });
 
   it('turns an exception inside the action into ACTION_FAILED with its message', async () => {
