@@ -47,6 +47,11 @@ const toInfo = (row: TokenRow): TokenInfo => ({
   last_used_at: row.last_used_at,
 });
 
+// A JWT's last segment, its HMAC: unique to the token's content, and 43 characters long.
+function signatureOf(token: string): string {
+  return token.slice(token.lastIndexOf('.') + 1);
+}
+
 /**
  * Users, sessions and API tokens. Verified tokens are cached (expiry and revocation still honoured:
  * revocation clears the cache, and so does any write by another process, seen through SQLite's
@@ -63,7 +68,12 @@ export class Auth {
   private readonly sessionSeconds: number;
   private readonly userThrottle: Throttle;
   private readonly clientThrottle: Throttle;
-  private readonly cache = new Map<string, { principal: Principal; exp: number | null }>();
+  // Keyed by the token's signature, not the whole token: V8 hashes a string's every character, and
+  // a ~300-character key cost ~0.7 µs per request. A hit is then compared with the whole token.
+  private readonly cache = new Map<
+    string,
+    { token: string; principal: Principal; exp: number | null }
+  >();
   private readonly touched = new Map<string, number>();
   private readonly revokeListeners = new Set<(tokenId: string) => void>();
   private knownUsers = false;
@@ -237,7 +247,7 @@ export class Auth {
       tokenId: row.id,
     };
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(token, { principal, exp: claims.exp ?? null });
+    this.cache.set(signatureOf(token), { token, principal, exp: claims.exp ?? null });
     this.touch(row.id, now);
     return principal;
   }
@@ -248,11 +258,12 @@ export class Auth {
    */
   cachedToken(token: string): Principal | undefined {
     this.syncWithOtherProcesses();
-    const cached = this.cache.get(token);
-    if (!cached) return undefined;
+    const key = signatureOf(token);
+    const cached = this.cache.get(key);
+    if (!cached || cached.token !== token) return undefined;
     const now = Date.now() / 1000;
     if (cached.exp !== null && cached.exp <= now) {
-      this.cache.delete(token);
+      this.cache.delete(key);
       return undefined;
     }
     this.touch(cached.principal.tokenId!, now);

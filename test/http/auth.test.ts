@@ -223,6 +223,21 @@ describe('authentication', () => {
     }
   });
 
+  it("refuses a token that carries a cached token's signature over other claims", async () => {
+    const good = await registerAndToken(t.app);
+    expect((await execute({ authorization: `Bearer ${good}` })).statusCode).toBe(200); // cached now
+    const [header, payload, signature] = good.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as { sub: string };
+    const forgedPayload = Buffer.from(JSON.stringify({ ...claims, sub: 'mallory' })).toString(
+      'base64url',
+    );
+    const forged = `${header}.${forgedPayload}.${signature}`;
+    const res = await execute({ authorization: `Bearer ${forged}` });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().response.errors[0]).toMatch(/token/i);
+    expect((await execute({ authorization: `Bearer ${good}` })).statusCode).toBe(200);
+  });
+
   it('sends security headers (a compact set on JSON API answers) and no CORS headers by default', async () => {
     const api = await t.app.inject({
       method: 'GET',
