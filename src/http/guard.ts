@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/auth.ts';
 import { PipitError } from '../core/errors.ts';
@@ -11,6 +12,18 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
   }
+}
+
+/**
+ * The session cookie of a request, read from its `Cookie` header: `/execute` runs without
+ * @fastify/cookie's hooks (they cost it throughput), so every reader goes through here.
+ *
+ * @example
+ * sessionCookie(request); // 'k3Jx...' or undefined
+ */
+export function sessionCookie(req: FastifyRequest): string | undefined {
+  const header = req.headers.cookie;
+  return header ? fastifyCookie.parse(header)[SESSION_COOKIE] : undefined;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -55,15 +68,16 @@ export function bearerToken(req: FastifyRequest, allowQuery: boolean): string | 
 /**
  * Authenticates a request by bearer token, or by session cookie (then state-changing methods need
  * the session's `X-CSRF-Token`). NO_USER while nobody has registered; UNAUTHORIZED otherwise.
+ * Synchronous when the token was verified before (the hot path): a promise only when it must be.
  *
  * @example
  * const principal = await authenticate(service, request, { allowQuery: false });
  */
-export async function authenticate(
+export function authenticate(
   service: Service,
   req: FastifyRequest,
   opts: { allowQuery: boolean },
-): Promise<Principal> {
+): Principal | Promise<Principal> {
   if (!service.auth.hasUsers()) {
     throw new PipitError(
       'NO_USER',
@@ -71,8 +85,8 @@ export async function authenticate(
     );
   }
   const token = bearerToken(req, opts.allowQuery);
-  if (token) return service.auth.verifyToken(token);
-  const cookie = req.cookies[SESSION_COOKIE];
+  if (token) return service.auth.cachedToken(token) ?? service.auth.verifyToken(token);
+  const cookie = sessionCookie(req);
   if (cookie) {
     const principal = service.auth.sessionPrincipal(cookie);
     if (!principal)

@@ -1,5 +1,4 @@
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const SECRET_PARAMS = /([?&](?:token|code|state|access_token|refresh_token)=)[^&]*/gi;
 
@@ -23,22 +22,3 @@ export const logSerializers = {
   }),
   res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
 };
-
-/**
- * Fastify's per-request logger. Fastify makes a pino child (bound to the request id) for every
- * request; with the level above "info" there are no access-log lines for that id to correlate with,
- * yet the child cost 15% of a bare route's throughput. So below "info" the request logs through the
- * service logger itself (warnings still carry method and URL where they are logged).
- *
- * @example
- * Fastify({ loggerInstance: log, childLoggerFactory: requestLogger });
- */
-export function requestLogger(
-  logger: FastifyBaseLogger,
-  bindings: Bindings,
-  options: ChildLoggerOptions,
-): FastifyBaseLogger {
-  return (logger as unknown as Logger).isLevelEnabled('info')
-    ? logger.child(bindings, options)
-    : logger;
-}

@@ -1,28 +1,49 @@
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { PipitError, toPipitError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
 import { buildResponse } from '../core/messages.ts';
 import { httpStatus } from './error-status.ts';
+import { redactUrl } from './log.ts';
+import { API_HEADERS, setSecurityHeaders } from './security-headers.ts';
 
 /**
- * Sends an error as a response message (never HTML, never a stack trace) with its status and the
- * headers that go with it (Retry-After, WWW-Authenticate).
+ * What an error answer needs besides the error: the response's `origin` (the `device_id`), and the
+ * log where internal errors go (fastify's own request logger is off unless access logs are on).
+ */
+export interface ErrorReplyContext {
+  origin: string;
+  log: Logger;
+}
+
+/**
+ * Sends an error as a response message (never HTML, never a stack trace) with its status, the API
+ * security headers, and the headers that go with the error (Retry-After, WWW-Authenticate).
+ * Internal errors are logged with their cause; the client gets only the message.
  *
  * @example
- * return sendError(reply, new PipitError('UNAUTHORIZED', 'log in first'), 'kitchen');
+ * return sendError(reply, new PipitError('UNAUTHORIZED', 'log in first'), { origin: 'kitchen', log });
  */
-export function sendError(reply: FastifyReply, err: unknown, origin: string): FastifyReply {
+export function sendError(reply: FastifyReply, err: unknown, ctx: ErrorReplyContext): FastifyReply {
   const error = toPipitError(err);
   if (error.code === 'INTERNAL' || error.code === 'CONFIG_INVALID') {
-    reply.log.error({ err: error.cause ?? error }, 'internal error');
+    ctx.log.error(
+      {
+        err: error.cause ?? error,
+        method: reply.request.method,
+        url: redactUrl(reply.request.url),
+      },
+      'internal error',
+    );
   }
+  setSecurityHeaders(reply.request, reply, API_HEADERS);
   const status = httpStatus(error.code);
   if (error.code === 'RATE_LIMITED' && error.details.retryAfter)
     reply.header('retry-after', String(error.details.retryAfter));
   if (error.code === 'UNAUTHORIZED') reply.header('www-authenticate', 'Bearer realm="pipit"');
   const body = buildResponse({
     target: 'http',
-    origin,
+    origin: ctx.origin,
     output: undefined,
     errors: error.message.split('\n'),
   });

@@ -1,4 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  RouteOptions,
+} from 'fastify';
 
 /**
  * The security headers of documents (the web UI, its assets, web hook answers, which may be HTML),
@@ -31,7 +37,7 @@ export const API_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
-/** Paths answered with JSON only (exact matches, or prefixes ending in "/"). */
+/** Paths answered with JSON only (exact matches, or under `/tokens/`). */
 const API_PATHS = new Set([
   '/execute',
   '/auth',
@@ -44,22 +50,48 @@ const API_PATHS = new Set([
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
-// The matched route's pattern: no URL parsing per request.
-function isApi(route: string | undefined): boolean {
-  return route !== undefined && (API_PATHS.has(route) || route.startsWith('/tokens/'));
+/** True for a route pattern whose answers are JSON only (they get {@link API_HEADERS}). */
+export function isApiRoute(url: string): boolean {
+  return API_PATHS.has(url) || url.startsWith('/tokens/');
 }
 
 /**
- * Adds {@link API_HEADERS} to API answers and {@link DOCUMENT_HEADERS} to everything else (and HSTS
- * over HTTPS).
+ * Sets a table of security headers on a reply (and HSTS over HTTPS).
  *
  * @example
- * securityHeaders(app);
+ * setSecurityHeaders(request, reply, API_HEADERS);
+ */
+export function setSecurityHeaders(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  headers: Readonly<Record<string, string>>,
+): void {
+  for (const name in headers) reply.header(name, headers[name]);
+  if (req.protocol === 'https') reply.header('strict-transport-security', HSTS);
+}
+
+const apiHook: onRequestHookHandler = (req, reply, done) => {
+  setSecurityHeaders(req, reply, API_HEADERS);
+  done();
+};
+const documentHook: onRequestHookHandler = (req, reply, done) => {
+  setSecurityHeaders(req, reply, DOCUMENT_HEADERS);
+  done();
+};
+
+/**
+ * Gives every route registered on `app` (and its child scopes) from now on an `onRequest` hook
+ * with the right header table, chosen once per route rather than per request. Answers made
+ * outside such routes set their own: `/execute` and the not-found and error replies (see
+ * `sendError`), which is what keeps `/execute` free of hooks.
+ *
+ * @example
+ * await app.register(async (scope) => { securityHeaders(scope); scope.get('/x', handler); });
  */
 export function securityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.headers(isApi(req.routeOptions.url) ? API_HEADERS : DOCUMENT_HEADERS);
-    if (req.protocol === 'https') reply.header('strict-transport-security', HSTS);
-    done();
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const hook = isApiRoute(route.url) ? apiHook : documentHook;
+    const own = route.onRequest;
+    route.onRequest = own === undefined ? [hook] : [hook, ...(Array.isArray(own) ? own : [own])];
   });
 }

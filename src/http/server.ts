@@ -1,11 +1,11 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import Fastify, { LogController } from 'fastify';
+import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 import { PipitError } from '../core/errors.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { Service } from '../service.ts';
-import { logSerializers, requestLogger } from './log.ts';
+import { logSerializers } from './log.ts';
 import { securityHeaders } from './security-headers.ts';
 import { sendError } from './reply.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -49,6 +49,9 @@ function fromFastifyError(err: FastifyError, maxBody: number): PipitError | unde
  * Builds the HTTP backend (not listening yet): security headers, CORS (closed unless configured),
  * cookies, JSON error bodies for every failure, and the routes.
  *
+ * `/execute` sits in the root scope with no hooks at all (see its route); everything else is in a
+ * child scope that has the per-route security headers and @fastify/cookie.
+ *
  * @example
  * const app = await buildHttpApp(service);
  * await app.inject({ method: 'GET', url: '/auth/status' });
@@ -60,17 +63,16 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
       'CONFIG_INVALID',
       'the HTTP backend is not enabled: add a "backend.http:" section',
     );
-  // Typed as fastify's logger so the app keeps fastify's default generics.
-  const logger: FastifyBaseLogger = service.log.child(
-    { component: 'http' },
-    { serializers: logSerializers },
-  );
-  // Access-log lines are "info": below that, fastify's per-request bookkeeping for them is skipped.
-  const accessLog = service.log.isLevelEnabled('info');
+  const log = service.log.child({ component: 'http' });
+  const errors = { origin: service.config.deviceId, log };
+  // Access-log lines are "info". Below that fastify gets no logger at all: with one, it makes a
+  // child logger and hangs "finish" listeners on every request (6% of a `POST /execute`) only to
+  // time lines it will not write. Pipit's own errors are logged through `log` either way.
+  const accessLog: FastifyBaseLogger | undefined = service.log.isLevelEnabled('info')
+    ? service.log.child({ component: 'http' }, { serializers: logSerializers })
+    : undefined;
   const app = Fastify({
-    loggerInstance: logger,
-    logController: new LogController({ disableRequestLogging: !accessLog }),
-    childLoggerFactory: requestLogger,
+    ...(accessLog ? { loggerInstance: accessLog } : {}),
     bodyLimit: http.max_body_bytes,
     trustProxy: http.trust_proxy,
     return503OnClosing: true,
@@ -78,39 +80,44 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 256 },
   });
   app.decorateRequest('principal', null);
+  // The API takes JSON only: a text/plain body is refused with 415 and the fix, rather than parsed
+  // into a string that fails later with a vaguer 400. Web hooks add their own parsers in their scope.
+  app.removeContentTypeParser('text/plain');
 
-  securityHeaders(app);
   if (http.cors_origins.length)
     await app.register(cors, { origin: http.cors_origins, credentials: true });
-  await app.register(cookie);
 
   app.setErrorHandler((err: FastifyError, _req, reply) => {
     const mapped =
       err instanceof PipitError ? err : (fromFastifyError(err, http.max_body_bytes) ?? err);
-    return sendError(reply, mapped, service.config.deviceId);
+    return sendError(reply, mapped, errors);
   });
-  const hasUi = await uiRoutes(app);
-  app.setNotFoundHandler((req, reply) =>
-    hasUi && wantsSpaPage(req)
-      ? serveSpaFallback(reply)
-      : sendError(
-          reply,
-          new PipitError('NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`),
-          service.config.deviceId,
-        ),
-  );
-
   executeRoute(app, service);
-  authRoutes(app, service);
-  tokenRoutes(app, service);
-  await wsRoutes(app, service);
-  await hookRoutes(app, service);
-  for (const plugin of service.registry.plugins.values()) {
-    await plugin.def.http?.(app, {
-      state: plugin.state,
-      services: service.services,
-      log: service.log.child({ plugin: plugin.def.name }),
-    });
-  }
+  await app.register(async (scope) => {
+    securityHeaders(scope);
+    await scope.register(cookie);
+    const hasUi = await uiRoutes(scope, log);
+    // Set here, not on the root, so that its replies have @fastify/static's sendFile (SPA pages).
+    scope.setNotFoundHandler((req, reply) =>
+      hasUi && wantsSpaPage(req)
+        ? serveSpaFallback(reply)
+        : sendError(
+            reply,
+            new PipitError('NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`),
+            errors,
+          ),
+    );
+    authRoutes(scope, service);
+    tokenRoutes(scope, service);
+    await wsRoutes(scope, service);
+    await hookRoutes(scope, service);
+    for (const plugin of service.registry.plugins.values()) {
+      await plugin.def.http?.(scope, {
+        state: plugin.state,
+        services: service.services,
+        log: service.log.child({ plugin: plugin.def.name }),
+      });
+    }
+  });
   return app;
 }

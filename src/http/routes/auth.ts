@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PipitError } from '../../core/errors.ts';
 import type { Service } from '../../service.ts';
-import { authenticate, SESSION_COOKIE } from '../guard.ts';
+import { authenticate, SESSION_COOKIE, sessionCookie } from '../guard.ts';
 import { parseBody } from '../reply.ts';
 
 const Credentials = z.object({
@@ -49,7 +49,7 @@ export function authRoutes(app: FastifyInstance, service: Service): void {
   const { auth } = service;
 
   app.get('/auth/status', async (req) => {
-    const principal = auth.sessionPrincipal(req.cookies[SESSION_COOKIE]);
+    const principal = auth.sessionPrincipal(sessionCookie(req));
     return {
       registration_open: !auth.hasUsers(),
       user: principal ? { username: principal.username } : null,
@@ -84,7 +84,7 @@ export function authRoutes(app: FastifyInstance, service: Service): void {
   });
 
   app.post('/logout', async (req, reply) => {
-    if (req.cookies[SESSION_COOKIE]) {
+    if (sessionCookie(req)) {
       const principal = await authenticate(service, req, { allowQuery: false });
       if (principal.sessionId) auth.endSession(principal.sessionId);
     }

@@ -75,6 +75,7 @@ function answer(reply: FastifyReply, response: HookResponse): FastifyReply {
  */
 export async function hookRoutes(app: FastifyInstance, service: Service): Promise<void> {
   const origin = service.config.deviceId;
+  const errors = { origin, log: service.log.child({ component: 'http' }) };
   const timeoutMs = (service.config.http?.hook_timeout_seconds ?? 30) * 1000;
   // Parsers for form and text bodies live in this encapsulated scope only: /execute stays JSON-only.
   await app.register(async (scope) => {
@@ -94,7 +95,7 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
           return sendError(
             reply,
             new PipitError('BAD_REQUEST', name.error.issues[0]!.message),
-            origin,
+            errors,
           );
         const event = makeEvent(
           CoreKinds.WebhookEvent,
@@ -113,7 +114,7 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
           return sendError(
             reply,
             new PipitError('NOT_FOUND', `no listener is registered for hook "${name.data}"`),
-            origin,
+            errors,
           );
         }
 
@@ -150,7 +151,7 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
               'TIMEOUT',
               `the listener of hook "${name.data}" did not answer within ${timeoutMs / 1000} s`,
             ),
-            origin,
+            errors,
           );
         }
         const outcomes = first as HookOutcome[];
@@ -164,7 +165,7 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
               'INTERNAL',
               `the listener of hook "${name.data}" failed (see the service log)`,
             ),
-            origin,
+            errors,
           );
         }
         return reply.code(204).send();

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from '../../core/logger.ts';
+import { DOCUMENT_HEADERS, setSecurityHeaders } from '../security-headers.ts';
 
 /** Where the built web UI lives (`npm run build:web`), the same from src/ and dist/. */
 export const WEB_DIST = join(import.meta.dirname, '..', '..', '..', 'web', 'dist');
@@ -11,11 +13,15 @@ export const WEB_DIST = join(import.meta.dirname, '..', '..', '..', 'web', 'dist
  * `index.html` via {@link serveSpaFallback}.
  *
  * @example
- * await uiRoutes(app);
+ * await uiRoutes(app, log);
  */
-export async function uiRoutes(app: FastifyInstance, dir = WEB_DIST): Promise<boolean> {
+export async function uiRoutes(
+  app: FastifyInstance,
+  log: Logger,
+  dir = WEB_DIST,
+): Promise<boolean> {
   if (!existsSync(join(dir, 'index.html'))) {
-    app.log.warn({ dir }, 'the web UI is not built (run "npm run build:web"): / will answer 404');
+    log.warn({ dir }, 'the web UI is not built (run "npm run build:web"): / will answer 404');
     return false;
   }
   await app.register(fastifyStatic, {
@@ -24,7 +30,12 @@ export async function uiRoutes(app: FastifyInstance, dir = WEB_DIST): Promise<bo
     index: ['index.html'],
     wildcard: false,
     cacheControl: true,
+    // Assets have content hashes in their names and are cached; index.html names the current ones,
+    // so it is revalidated every time and a new build is picked up at once.
     maxAge: '1h',
+    setHeaders: (reply, path) => {
+      if (path.endsWith('.html')) reply.header('cache-control', 'no-cache');
+    },
   });
   return true;
 }
@@ -41,7 +52,11 @@ export function wantsSpaPage(req: FastifyRequest): boolean {
   );
 }
 
-/** Sends index.html with no caching, so a new build is picked up at once. */
+/**
+ * Sends index.html (revalidated on every load, like `/`). It is answered by the not-found
+ * handler, outside the routes that get security headers, so it sets the document set itself.
+ */
 export function serveSpaFallback(reply: FastifyReply): FastifyReply {
-  return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  setSecurityHeaders(reply.request, reply, DOCUMENT_HEADERS);
+  return reply.sendFile('index.html');
 }

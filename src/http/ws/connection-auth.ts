@@ -3,7 +3,7 @@ import type { WebSocket } from 'ws';
 import type { Principal } from '../../auth/auth.ts';
 import { PipitError, toPipitError } from '../../core/errors.ts';
 import type { Service } from '../../service.ts';
-import { authenticate, bearerToken, SESSION_COOKIE } from '../guard.ts';
+import { authenticate, bearerToken, sessionCookie } from '../guard.ts';
 import { CloseCode, closeReason } from './frames.ts';
 
 /**
@@ -44,7 +44,7 @@ async function authenticateUpgrade(service: Service, req: FastifyRequest): Promi
     const principal = await authenticate(service, req, { allowQuery: true });
     if (principal.via === 'session') {
       checkOrigin(service, req);
-      const secret = req.cookies[SESSION_COOKIE];
+      const secret = sessionCookie(req);
       return {
         ok: true,
         principal,

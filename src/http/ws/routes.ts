@@ -2,6 +2,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { PipitError } from '../../core/errors.ts';
 import type { Service } from '../../service.ts';
+import { redactUrl } from '../log.ts';
 import { sendError } from '../reply.ts';
 import { authenticateUpgradeHook } from './connection-auth.ts';
 import { Connections } from './connections.ts';
@@ -45,6 +46,7 @@ export async function wsRoutes(
   options: Partial<WsOptions> = {},
 ): Promise<Connections> {
   const opts = { ...WS_DEFAULTS, ...options };
+  const log = service.log.child({ component: 'ws' });
   const connections = new Connections(service, { pingIntervalMs: opts.pingIntervalMs });
   // Before the plugin's own preClose (which closes sockets without a code): clients learn 1001.
   app.addHook('preClose', async () => connections.close());
@@ -55,6 +57,11 @@ export async function wsRoutes(
       options: {
         maxPayload: opts.maxPayload ?? service.config.http?.max_body_bytes ?? 1024 * 1024,
         perMessageDeflate: false,
+      },
+      // The plugin's default logs through fastify's request logger, which is off below "info".
+      errorHandler: (err, socket, req) => {
+        log.error({ err, url: redactUrl(req.url) }, 'WebSocket handler failed');
+        socket.terminate();
       },
     });
     registerRoutes(scope);
@@ -67,6 +74,7 @@ export async function wsRoutes(
       graceMs: opts.slowConsumerGraceMs,
     };
     const preValidation = authenticateUpgradeHook(service);
+    const errors = { origin: service.config.deviceId, log };
     const notUpgraded = (path: string) =>
       new PipitError(
         'BAD_REQUEST',
@@ -77,16 +85,14 @@ export async function wsRoutes(
       method: 'GET',
       url: '/ws/events',
       preValidation,
-      handler: (_req, reply) =>
-        sendError(reply, notUpgraded('/ws/events'), service.config.deviceId),
+      handler: (_req, reply) => sendError(reply, notUpgraded('/ws/events'), errors),
       wsHandler: eventsHandler(service, connections, limits),
     });
     scope.route({
       method: 'GET',
       url: '/ws/requests',
       preValidation,
-      handler: (_req, reply) =>
-        sendError(reply, notUpgraded('/ws/requests'), service.config.deviceId),
+      handler: (_req, reply) => sendError(reply, notUpgraded('/ws/requests'), errors),
       wsHandler: requestsHandler(service, connections, { limits, maxInFlight: opts.maxInFlight }),
     });
   }

@@ -1,0 +1,172 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.ts';
+import { createLogger } from '../../src/core/logger.ts';
+import { WEB_DIST } from '../../src/http/routes/ui.ts';
+import { buildHttpApp } from '../../src/http/server.ts';
+import { builtinPlugins } from '../../src/plugins/index.ts';
+import { createService } from '../../src/service.ts';
+import type { Service } from '../../src/service.ts';
+import { makeApp, registerAndToken, tempDir } from '../helpers/service.ts';
+import type { TestApp } from '../helpers/service.ts';
+
+const API_SET = {
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+  'cache-control': 'no-store',
+};
+
+function expectApiHeaders(res: { statusCode: number; headers: Record<string, unknown> }) {
+  expect(res.headers, `status ${res.statusCode}`).toMatchObject(API_SET);
+  expect(res.headers['content-security-policy']).toBeUndefined();
+}
+
+function expectDocumentHeaders(res: { headers: Record<string, unknown> }) {
+  expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
+  expect(res.headers['x-frame-options']).toBe('DENY');
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+}
+
+describe('security headers', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await makeApp();
+    token = await registerAndToken(t.app);
+  });
+  afterAll(() => t.close());
+
+  const post = (headers: Record<string, string>, payload: string) =>
+    t.app.inject({ method: 'POST', url: '/execute', headers, payload });
+  const json = { 'content-type': 'application/json' };
+  const echo = JSON.stringify({ type: 'request', action: 'utils.echo', args: { a: 1 } });
+
+  it('puts the API set on every /execute answer (a route without hooks), success or failure', async () => {
+    const bearer = { ...json, authorization: `Bearer ${token}` };
+    const answers = [
+      [await post(bearer, echo), 200],
+      [await post(bearer, '{"type": "request", "action":'), 400],
+      [await post(json, echo), 401],
+      [await post({ ...bearer, 'content-type': 'text/plain' }, echo), 415],
+      [await post(bearer, JSON.stringify({ type: 'request', action: 'nope.nothing' })), 404],
+    ] as const;
+    for (const [res, status] of answers) {
+      expect(res.statusCode).toBe(status);
+      expectApiHeaders(res);
+    }
+    expect(answers[3][0].json().response.errors[0]).toMatch(/Content-Type: application\/json/);
+  });
+
+  it('puts the API set on not-found answers, the document set on pages, assets and SPA routes; pages are revalidated, assets cached', async () => {
+    expect(existsSync(join(WEB_DIST, 'index.html')), 'run "npm run build:web" first').toBe(true);
+    const missing = await t.app.inject({ method: 'GET', url: '/no/such/thing' });
+    expect(missing.statusCode).toBe(404);
+    expectApiHeaders(missing);
+
+    const page = await t.app.inject({ method: 'GET', url: '/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expectDocumentHeaders(page);
+    expectDocumentHeaders(await t.app.inject({ method: 'HEAD', url: '/' }));
+
+    const asset = readdirSync(join(WEB_DIST, 'assets'))[0]!;
+    const script = await t.app.inject({ method: 'GET', url: `/assets/${asset}` });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['cache-control']).toBe('public, max-age=3600');
+    expectDocumentHeaders(script);
+
+    const spa = await t.app.inject({
+      method: 'GET',
+      url: '/settings',
+      headers: { accept: 'text/html' },
+    });
+    expect(spa.statusCode).toBe(200);
+    expect(spa.body).toContain('<div id="app">');
+    expect(spa.headers['cache-control']).toBe('no-cache');
+    expectDocumentHeaders(spa);
+
+    const auth = await t.app.inject({ method: 'GET', url: '/auth/status' });
+    expectApiHeaders(auth);
+  });
+});
+
+describe('HTTP logging', () => {
+  const BROKEN = `import { hook } from 'pipit';
+hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom in a listener'); });
+`;
+  async function appLoggingAt(level: 'warn' | 'info') {
+    const { dir, cleanup } = tempDir();
+    mkdirSync(join(dir, 'scripts'));
+    writeFileSync(join(dir, 'scripts', 'broken.mjs'), BROKEN);
+    const configPath = join(dir, 'config.yaml');
+    writeFileSync(
+      configPath,
+      'device_id: logs\nworkdir: ./data\nscripts_dir: ./scripts\nbackend.http:\n  port: 0\n',
+    );
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new PassThrough();
+    sink.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+    });
+    const service: Service = await createService(
+      loadConfig({ path: configPath, plugins: builtinPlugins }),
+      { log: createLogger({ level, destination: sink }) },
+    );
+    const app: FastifyInstance = await buildHttpApp(service);
+    await app.ready();
+    return {
+      app,
+      lines,
+      close: async () => {
+        await app.close();
+        await service.close();
+        cleanup();
+      },
+    };
+  }
+
+  it('below "info" writes no access lines, yet logs an internal error with its method and URL', async () => {
+    const t = await appLoggingAt('warn');
+    try {
+      const token = await registerAndToken(t.app);
+      const res = await t.app.inject({ method: 'GET', url: '/hook/broken?token=hush' });
+      expect(res.statusCode).toBe(500);
+      expect(res.body).not.toContain('kaboom');
+      expect(res.headers).toMatchObject(API_SET);
+      await t.app.inject({
+        method: 'POST',
+        url: '/execute',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { type: 'request', action: 'utils.echo' },
+      });
+      await expect.poll(() => t.lines.some((l) => l.msg === 'internal error')).toBe(true);
+      const internal = t.lines.find((l) => l.msg === 'internal error')!;
+      expect(internal).toMatchObject({ method: 'GET', url: '/hook/broken?token=[redacted]' });
+      expect(t.lines.some((l) => JSON.stringify(l).includes('kaboom'))).toBe(true);
+      expect(t.lines.filter((l) => l.msg === 'request completed')).toEqual([]);
+      expect(JSON.stringify(t.lines)).not.toContain('hush');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('at "info" writes access lines with a request id and a redacted URL', async () => {
+    const t = await appLoggingAt('info');
+    try {
+      await t.app.inject({ method: 'GET', url: '/auth/status?token=hush' });
+      await expect.poll(() => t.lines.filter((l) => l.msg === 'request completed').length).toBe(1);
+      const incoming = t.lines.find((l) => l.msg === 'incoming request')!;
+      expect(incoming.reqId).toBeDefined();
+      expect(incoming.req).toMatchObject({ method: 'GET', url: '/auth/status?token=[redacted]' });
+      const done = t.lines.find((l) => l.msg === 'request completed')!;
+      expect(done).toMatchObject({ reqId: incoming.reqId, res: { statusCode: 200 } });
+      expect(JSON.stringify(t.lines)).not.toContain('hush');
+    } finally {
+      await t.close();
+    }
+  });
+});
