@@ -27,12 +27,9 @@ export interface ErrorReplyContext {
 export function sendError(reply: FastifyReply, err: unknown, ctx: ErrorReplyContext): FastifyReply {
   const error = toPipitError(err);
   if (error.code === 'INTERNAL' || error.code === 'CONFIG_INVALID') {
+    const { id, method, url } = reply.request;
     ctx.log.error(
-      {
-        err: error.cause ?? error,
-        method: reply.request.method,
-        url: redactUrl(reply.request.url),
-      },
+      { err: error.cause ?? error, reqId: id, method, url: redactUrl(url) },
       'internal error',
     );
   }

@@ -129,7 +129,7 @@ hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom in a li
     };
   }
 
-  it('below "info" writes no access lines, yet logs an internal error with its method and URL', async () => {
+  it('below "info" writes no access lines, yet logs an internal error with its request id, method and URL', async () => {
     const t = await appLoggingAt('warn');
     try {
       const token = await registerAndToken(t.app);
@@ -146,6 +146,7 @@ hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom in a li
       await expect.poll(() => t.lines.some((l) => l.msg === 'internal error')).toBe(true);
       const internal = t.lines.find((l) => l.msg === 'internal error')!;
       expect(internal).toMatchObject({ method: 'GET', url: '/hook/broken?token=[redacted]' });
+      expect(internal.reqId).toEqual(expect.any(String));
       expect(t.lines.some((l) => JSON.stringify(l).includes('kaboom'))).toBe(true);
       expect(t.lines.filter((l) => l.msg === 'request completed')).toEqual([]);
       expect(JSON.stringify(t.lines)).not.toContain('hush');
