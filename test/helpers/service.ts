@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config/load.ts';
 import { createLogger } from '../../src/core/logger.ts';
+import type { Logger } from '../../src/core/logger.ts';
 import { buildHttpApp } from '../../src/http/server.ts';
 import { builtinPlugins } from '../../src/plugins/index.ts';
 import { createService } from '../../src/service.ts';
@@ -13,6 +15,23 @@ import type { Service } from '../../src/service.ts';
 export function tempDir(prefix = 'pipit-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A logger whose lines are kept, parsed, in `lines`.
+ *
+ * @example
+ * const { log, lines } = captureLog('warn');
+ * const t = await makeApp('', { log });
+ */
+export function captureLog(level: string): { log: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new PassThrough();
+  sink.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n').filter(Boolean))
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+  });
+  return { log: createLogger({ level, destination: sink }), lines };
 }
 
 /** A service with an HTTP app (not listening) on a fresh workdir; `close()` removes everything. */
@@ -32,7 +51,7 @@ export interface TestApp {
  */
 export async function makeApp(
   extraYaml = '',
-  opts: { dir?: string; http?: Record<string, unknown> } = {},
+  opts: { dir?: string; http?: Record<string, unknown>; log?: Logger } = {},
 ): Promise<TestApp> {
   const owned = opts.dir ? undefined : tempDir();
   const dir = opts.dir ?? owned!.dir;
@@ -46,7 +65,9 @@ export async function makeApp(
       .join('')}${extraYaml}`,
   );
   const config = loadConfig({ path: configPath, plugins: builtinPlugins });
-  const service = await createService(config, { log: createLogger({ level: 'silent' }) });
+  const service = await createService(config, {
+    log: opts.log ?? createLogger({ level: 'silent' }),
+  });
   const app = await buildHttpApp(service);
   await app.ready();
   return {

@@ -1,16 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.ts';
-import { createLogger } from '../../src/core/logger.ts';
 import { WEB_DIST } from '../../src/http/routes/ui.ts';
-import { buildHttpApp } from '../../src/http/server.ts';
-import { builtinPlugins } from '../../src/plugins/index.ts';
-import { createService } from '../../src/service.ts';
-import type { Service } from '../../src/service.ts';
-import { makeApp, registerAndToken, tempDir } from '../helpers/service.ts';
+import { captureLog, makeApp, registerAndToken, tempDir } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';
 
 const API_SET = {
@@ -101,29 +93,13 @@ hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom in a li
     const { dir, cleanup } = tempDir();
     mkdirSync(join(dir, 'scripts'));
     writeFileSync(join(dir, 'scripts', 'broken.mjs'), BROKEN);
-    const configPath = join(dir, 'config.yaml');
-    writeFileSync(
-      configPath,
-      'device_id: logs\nworkdir: ./data\nscripts_dir: ./scripts\nbackend.http:\n  port: 0\n',
-    );
-    const lines: Array<Record<string, unknown>> = [];
-    const sink = new PassThrough();
-    sink.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n').filter(Boolean))
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-    });
-    const service: Service = await createService(
-      loadConfig({ path: configPath, plugins: builtinPlugins }),
-      { log: createLogger({ level, destination: sink }) },
-    );
-    const app: FastifyInstance = await buildHttpApp(service);
-    await app.ready();
+    const { log, lines } = captureLog(level);
+    const t = await makeApp('scripts_dir: ./scripts\n', { dir, log });
     return {
-      app,
+      app: t.app,
       lines,
       close: async () => {
-        await app.close();
-        await service.close();
+        await t.close();
         cleanup();
       },
     };

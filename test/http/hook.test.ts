@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Delivery } from '../../src/events/bus.ts';
 import { makeEvent } from '../../src/events/event.ts';
 import { CoreKinds } from '../../src/events/kinds.ts';
-import { makeApp, tempDir } from '../helpers/service.ts';
+import { captureLog, makeApp, tempDir } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';
 
 // SPEC's web-hook example, as a script and as YAML: check X-Token, 401 with a short text when wrong.
@@ -46,6 +46,15 @@ event.hook.BadStatus:
   then:
     - action: hook.send_response
       args: {body: nope, status: 999}
+event.hook.AnswerFirst:
+  if: {type: WebhookEvent, hook: answerfirst}
+  then:
+    - action: hook.send_response
+      args: {body: accepted, status: 202}
+    - action: utils.sleep
+      args: {seconds: 0.05}
+    - action: variable.set
+      args: {after_answer: done}
 event.hook.NotAWebhook:
   if: {type: CustomEvent, subtype: respond}
   then:
@@ -126,6 +135,15 @@ describe('/hook/<name>', () => {
       expect(res.json()).toMatchObject({ method, data: { n: 1 } });
     },
   );
+
+  it('lets a listener that answered early finish its work once the answer is sent', async () => {
+    const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const res = await fetch(`${url}/hook/answerfirst`, { method: 'POST' });
+    expect(res.status).toBe(202);
+    expect(await res.text()).toBe('accepted');
+    expect(t.service.store.variables.get('after_answer')).toBeUndefined();
+    await expect.poll(() => t.service.store.variables.get('after_answer')).toBe('done');
+  });
 
   it('parses form bodies (repeated keys kept) and passes other bodies as text', async () => {
     const form = await t.app.inject({
@@ -233,5 +251,36 @@ describe('/hook/<name>', () => {
     expect(String((outside as { error: Error }).error.message)).toMatch(
       /only works in a hook on a WebhookEvent/,
     );
+  });
+});
+
+describe('/hook/<name> when the caller hangs up', () => {
+  it('aborts the listeners that have not answered yet', async () => {
+    const { log, lines } = captureLog('warn');
+    const t = await makeApp(
+      `event.hook.HangUp:
+  if: {type: WebhookEvent, hook: hangup}
+  then:
+    - action: variable.set
+      args: {hangup: started}
+    - action: utils.sleep
+      args: {seconds: 30}
+`,
+      { log },
+    );
+    try {
+      const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const caller = new AbortController();
+      const call = fetch(`${url}/hook/hangup`, { method: 'POST', signal: caller.signal });
+      await expect.poll(() => t.service.store.variables.get('hangup')).toBe('started');
+      caller.abort();
+      await expect(call).rejects.toThrow(/abort/i);
+      await expect
+        .poll(() => lines.find((l) => String(l.msg).includes('HangUp')))
+        .toMatchObject({ msg: expect.stringMatching(/failed/) });
+      expect(JSON.stringify(lines)).toMatch(/interrupted/);
+    } finally {
+      await t.close();
+    }
   });
 });
