@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { fastifyCookie } from '@fastify/cookie';
+import { parseCookie } from 'cookie';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/auth.ts';
 import { PipitError } from '../core/errors.ts';
@@ -15,15 +15,16 @@ declare module 'fastify' {
 }
 
 /**
- * The session cookie of a request, read from its `Cookie` header: `/execute` runs without
- * @fastify/cookie's hooks (they cost it throughput), so every reader goes through here.
+ * The session cookie of a request, read from its `Cookie` header with the parser @fastify/cookie
+ * wraps: `/execute` runs without that plugin's hooks (they cost it throughput), so every reader
+ * goes through here and the plugin is left to set and clear the cookie.
  *
  * @example
  * sessionCookie(request); // 'k3Jx...' or undefined
  */
 export function sessionCookie(req: FastifyRequest): string | undefined {
   const header = req.headers.cookie;
-  return header ? fastifyCookie.parse(header)[SESSION_COOKIE] : undefined;
+  return header ? parseCookie(header)[SESSION_COOKIE] : undefined;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -95,7 +95,8 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
   executeRoute(app, service);
   await app.register(async (scope) => {
     securityHeaders(scope);
-    await scope.register(cookie);
+    // Sets and clears the session cookie; reading it is guard.sessionCookie()'s job everywhere.
+    await scope.register(cookie, { hook: false });
     const hasUi = await uiRoutes(scope, log);
     // Set here, not on the root, so that its replies have @fastify/static's sendFile (SPA pages).
     scope.setNotFoundHandler((req, reply) =>
