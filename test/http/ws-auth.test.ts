@@ -1,13 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { loadConfig } from '../../src/config/load.ts';
-import { createLogger } from '../../src/core/logger.ts';
-import { buildHttpApp } from '../../src/http/server.ts';
-import { builtinPlugins } from '../../src/plugins/index.ts';
-import { createService } from '../../src/service.ts';
-import { makeApp, registerAndToken, tempDir } from '../helpers/service.ts';
+import { captureLog, makeApp, registerAndToken } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';
 import { bearer, closeAll, connect, listen, subscribers, wsOnlyApp } from './ws-client.ts';
 import type { Client } from './ws-client.ts';
@@ -114,32 +106,22 @@ describe('WebSocket authentication and connection lifecycle', () => {
   });
 
   it('never writes a query-parameter token to the log', async () => {
-    const { dir, cleanup } = tempDir();
-    const lines: string[] = [];
-    const sink = new PassThrough();
-    sink.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
-    const configPath = join(dir, 'config.yaml');
-    writeFileSync(configPath, 'device_id: logs\nworkdir: ./data\nbackend.http:\n  port: 0\n');
-    const service = await createService(loadConfig({ path: configPath, plugins: builtinPlugins }), {
-      log: createLogger({ level: 'debug', destination: sink }),
-    });
-    const app = await buildHttpApp(service);
+    const { log, lines } = captureLog('debug');
+    const logged = await makeApp('', { log });
     try {
-      const secret = await registerAndToken(app);
-      const url = await listen(app);
+      const secret = await registerAndToken(logged.app);
+      const url = await listen(logged.app);
       const c = await connect(`${url}/ws/events?token=${secret}`);
       c.send('{bad');
       await c.next();
       c.ws.close();
       await c.closed;
       await expectRefused(await connect(`${url}/ws/requests?token=${secret}x`), /token/i);
-      const log = lines.join('');
-      expect(log).toContain('/ws/events?token=[redacted]');
-      expect(log).not.toContain(secret);
+      const text = JSON.stringify(lines);
+      expect(text).toContain('/ws/events?token=[redacted]');
+      expect(text).not.toContain(secret);
     } finally {
-      await app.close();
-      await service.close();
-      cleanup();
+      await logged.close();
     }
   });
 
@@ -166,6 +148,25 @@ describe('WebSocket keep-alive, re-checks and shutdown', () => {
     await expect.poll(() => subscribers(t.service)).toBe(baseline);
   });
   afterAll(() => t.close());
+
+  it('terminates a socket whose handler throws, and logs why with a redacted URL', async () => {
+    const { log, lines } = captureLog('warn');
+    const events = Object.create(t.service.events) as typeof t.service.events;
+    events.subscribe = () => {
+      throw new Error('the bus is down');
+    };
+    const broken = await wsOnlyApp({ ...t.service, log, events }, {});
+    try {
+      const c = await connect(`${broken.base}/ws/events?token=${token}`);
+      expect((await c.closed).code).toBe(1006); // terminated, no close frame
+      const line = lines.find((l) => l.msg === 'WebSocket handler failed');
+      expect(line).toMatchObject({ url: '/ws/events?token=[redacted]' });
+      expect(JSON.stringify(line)).toContain('the bus is down');
+      expect(JSON.stringify(lines)).not.toContain(token);
+    } finally {
+      await broken.app.close();
+    }
+  });
 
   it('pings every interval, keeps a client that answers, terminates one that does not', async () => {
     const fast = await wsOnlyApp(t.service, { pingIntervalMs: 40 });

@@ -1,7 +1,6 @@
 // A small `ws` client for the WebSocket tests: frames are collected as they arrive, and tests
 // await the frame they want (no sleeps).
 import { once } from 'node:events';
-import cookie from '@fastify/cookie';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { WebSocket } from 'ws';
@@ -115,7 +114,6 @@ export async function wsOnlyApp(
   options: Partial<WsOptions>,
 ): Promise<{ base: string; app: FastifyInstance; connections: Connections }> {
   const app = Fastify();
-  await app.register(cookie);
   const connections = await wsRoutes(app, service, options);
   return { base: await listen(app), app, connections };
 }
