@@ -23,12 +23,11 @@ export const ALL = [
 
 /** One validator per test file (it caches compiled schemas). */
 /**
- * The Spotify definition the emulator is held to: shared/spotify/openapi.yaml beside the checkout
- * (CI has it too), or $SPOTIFY_OPENAPI.
+ * The Spotify definition the emulator is held to: the copy kept in the repository (see
+ * test/spotify-emulator/openapi/SOURCE.md), or $SPOTIFY_OPENAPI.
  */
 export const OPENAPI_PATH =
-  process.env.SPOTIFY_OPENAPI ??
-  new URL('../../../../shared/spotify/openapi.yaml', import.meta.url).pathname;
+  process.env.SPOTIFY_OPENAPI ?? new URL('../openapi/openapi.yaml', import.meta.url).pathname;
 export const validator = new OpenApiValidator(OPENAPI_PATH);
 
 /** A response as tests see it. */
