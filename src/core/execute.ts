@@ -32,8 +32,15 @@ export interface ExecuteResult {
   error?: PipitError;
 }
 
-/** The single entry point every transport calls. */
-export type Execute = (request: unknown, opts: ExecuteOptions) => Promise<ExecuteResult>;
+/**
+ * The single entry point every transport calls. `execute.now()` is the same call without the
+ * promise when the action finished synchronously, for transports that must know whether a request
+ * is still running (the WebSocket in-flight cap counts only those that are).
+ */
+export interface Execute {
+  (request: unknown, opts: ExecuteOptions): Promise<ExecuteResult>;
+  now(request: unknown, opts: ExecuteOptions): ExecuteResult | Promise<ExecuteResult>;
+}
 
 function parseRequest(raw: unknown): Request {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -95,9 +102,9 @@ export function createExecute(deps: {
     return respond(id, target, undefined, error);
   };
 
-  // Not an async function: a synchronous action (echo, variable.get...) is answered with one
-  // settled promise, without the suspensions of `await` (they showed in /execute's profile).
-  return function execute(raw, opts) {
+  // Not an async function: a synchronous action (echo, variable.get...) is answered without the
+  // suspensions of `await` (they showed in /execute's profile).
+  const now: Execute['now'] = (raw, opts) => {
     const started = log.isLevelEnabled('debug') ? performance.now() : -1;
     let id = requestIdOf(raw);
     let actionName: string | undefined;
@@ -136,7 +143,7 @@ export function createExecute(deps: {
         output = runGuarded(() => resolved.action.run(valid, ctx));
       }
     } catch (err) {
-      return Promise.resolve(failed(id, opts.target, actionName, err));
+      return failed(id, opts.target, actionName, err);
     }
     const succeeded = (value: unknown): ExecuteResult => {
       if (started >= 0)
@@ -145,8 +152,14 @@ export function createExecute(deps: {
     };
     return output instanceof Promise
       ? output.then(succeeded, (err: unknown) => failed(id, opts.target, actionName, err))
-      : Promise.resolve(succeeded(output));
+      : succeeded(output);
   };
+  const execute = ((raw, opts) => {
+    const result = now(raw, opts);
+    return result instanceof Promise ? result : Promise.resolve(result);
+  }) as Execute;
+  execute.now = now;
+  return execute;
 }
 
 /**

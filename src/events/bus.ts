@@ -17,8 +17,8 @@ export type Subscriber = (delivery: Delivery) => void;
  * interface when several instances share one bus.
  */
 export interface EventBus {
-  /** Delivers to every subscriber (of every instance, for a shared bus). */
-  publish(event: PipitEvent): Promise<void>;
+  /** Delivers to every subscriber (of every instance, for a shared bus); `json` if known. */
+  publish(event: PipitEvent, json?: string): Promise<void>;
   /** Returns an unsubscribe function. */
   subscribe(subscriber: Subscriber): () => void;
   close(): Promise<void>;
@@ -51,8 +51,8 @@ export class LocalBus implements EventBus {
     this.onError = onError;
   }
 
-  publish(event: PipitEvent): Promise<void> {
-    this.deliver(delivery(event));
+  publish(event: PipitEvent, json?: string): Promise<void> {
+    this.deliver(delivery(event, json));
     return Promise.resolve();
   }
 

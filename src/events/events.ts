@@ -4,6 +4,7 @@ import { makeEvent } from './event.ts';
 import type { PipitEvent } from './event.ts';
 import { Hooks } from './hooks.ts';
 import type { Logger } from '../core/logger.ts';
+import { toJsonLimited } from '../core/json-limits.ts';
 
 /**
  * Events for the rest of Pipit: the known kinds, the bus, and the hooks that the bus feeds. Web
@@ -35,9 +36,14 @@ export class Events {
     });
   }
 
-  /** Publishes an event message to subscribers (WebSockets) and hooks. */
+  /**
+   * Publishes an event message to subscribers (WebSockets) and hooks. An event that cannot be JSON
+   * (nested past the depth limit, circular, holding a BigInt) is refused here with BAD_REQUEST,
+   * before anyone is told of it, rather than silently lost on its way to subscribers.
+   */
   publish(event: PipitEvent): Promise<void> {
-    return this.bus.publish(event);
+    const json = toJsonLimited(event, `the event ${event.args.type}`, 'BAD_REQUEST');
+    return this.bus.publish(event, json);
   }
 
   /** Builds and publishes an event of a kind named in any accepted spelling. */

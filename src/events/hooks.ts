@@ -1,5 +1,6 @@
 import { PipitError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import { BLOCKED_WARN_MS } from '../core/loop-monitor.ts';
 import type { PipitEvent } from './event.ts';
 import type { EventPredicate } from './match.ts';
 
@@ -68,10 +69,23 @@ export class Hooks {
     return this.hooks.filter((h) => h.matches(event.args));
   }
 
-  /** Runs one hook, turning its failure into an outcome (and a log line) instead of a throw. */
+  /**
+   * Runs one hook, turning its failure into an outcome (and a log line) instead of a throw. A hook
+   * whose synchronous part holds the event loop for long is named in a warning: nothing else runs
+   * meanwhile, and a script cannot be interrupted.
+   */
   async runOne(hook: Hook, event: PipitEvent, ctx: HookRunContext): Promise<HookOutcome> {
     try {
-      return { hook, ok: true, value: await hook.run(event, ctx) };
+      const started = performance.now();
+      const pending = hook.run(event, ctx);
+      const blocked = performance.now() - started;
+      if (blocked >= BLOCKED_WARN_MS) {
+        this.log.warn(
+          { hook: hook.name, source: hook.source, blocked_ms: Math.round(blocked) },
+          `hook ${hook.name} blocked the event loop for ${Math.round(blocked)} ms: move long synchronous work out of it`,
+        );
+      }
+      return { hook, ok: true, value: await pending };
     } catch (err) {
       this.log.warn(
         { err, hook: hook.name, source: hook.source, event: event.args.type },

@@ -27,8 +27,7 @@ const set = defineAction({
   params: {},
   extraArgs: true,
   run: (args, { services }) => {
-    const names = Object.keys(args);
-    for (const name of names) services.store.variables.set(name, args[name]);
+    services.store.variables.setMany(args);
     return args;
   },
 });

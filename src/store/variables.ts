@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { toJsonLimited } from '../core/json-limits.ts';
 
 /**
  * Named JSON values that survive restarts (the `variable` plugin).
@@ -20,12 +21,35 @@ export class Variables {
     return row ? (JSON.parse(row.value) as unknown) : undefined;
   }
 
+  /**
+   * Stores one variable. A value that cannot be JSON within the limits (circular, a BigInt, nested
+   * past `MAX_JSON_DEPTH`) is refused with INVALID_ARGUMENTS naming the variable; nothing is written.
+   */
   set(name: string, value: unknown): void {
-    this.db
-      .prepare(
-        'INSERT INTO variables (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
-      )
-      .run(name, JSON.stringify(value ?? null), Date.now() / 1000);
+    this.setMany({ [name]: value });
+  }
+
+  /** Stores several variables in one transaction: all of them, or (on a bad value) none. */
+  setMany(values: Record<string, unknown>): void {
+    const rows = Object.entries(values).map(
+      ([name, value]) =>
+        [
+          name,
+          toJsonLimited(value ?? null, `the value of variable "${name}"`, 'INVALID_ARGUMENTS'),
+        ] as const,
+    );
+    const upsert = this.db.prepare(
+      'INSERT INTO variables (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+    );
+    const now = Date.now() / 1000;
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const [name, json] of rows) upsert.run(name, json, now);
+      this.db.exec('COMMIT');
+    } catch (err) {
+      this.db.exec('ROLLBACK');
+      throw err;
+    }
   }
 
   unset(name: string): boolean {

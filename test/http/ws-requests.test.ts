@@ -121,10 +121,10 @@ describe('/ws/requests', () => {
 
   it('aborts the requests still running when the socket closes', async () => {
     const signals: AbortSignal[] = [];
-    const execute = t.service.execute;
-    vi.spyOn(t.service, 'execute').mockImplementation((raw: unknown, opts: ExecuteOptions) => {
+    const now = t.service.execute.now;
+    vi.spyOn(t.service.execute, 'now').mockImplementation((raw: unknown, opts: ExecuteOptions) => {
       signals.push(opts.signal!);
-      return execute(raw, opts);
+      return now(raw, opts);
     });
     const c = await client();
     c.send({ type: 'requests', action: 'utils.sleep', args: { seconds: 60 }, id: 'long' });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { PipitError } from '../../core/errors.ts';
+import { toJsonLimited } from '../../core/json-limits.ts';
 import { makeEvent } from '../../events/event.ts';
 import type { PipitEvent } from '../../events/event.ts';
 import type { HookOutcome, HookResponse } from '../../events/hooks.ts';
@@ -46,7 +47,7 @@ export function redactWebhookEvent(event: PipitEvent): PipitEvent {
   return { ...event, args: { ...event.args, headers: safe } };
 }
 
-function answer(reply: FastifyReply, response: HookResponse): FastifyReply {
+function answer(reply: FastifyReply, hook: string, response: HookResponse): FastifyReply {
   reply.code(response.status).headers(response.headers);
   const { body } = response;
   if (body === undefined || body === null)
@@ -63,7 +64,8 @@ function answer(reply: FastifyReply, response: HookResponse): FastifyReply {
           : 'application/octet-stream',
       )
       .send(body);
-  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+  const json = toJsonLimited(body, `the answer of hook "${hook}"`, 'INTERNAL');
+  return reply.type('application/json; charset=utf-8').send(json);
 }
 
 /**
@@ -131,8 +133,12 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
         };
         // A caller that hangs up before its answer leaves nobody waiting: the listeners are
         // aborted. Once it has its answer (say an early send_response), they run to completion.
-        const hangUp = () => controller.abort(CLIENT_GONE);
-        req.raw.once('close', hangUp);
+        // The response's "close" is the signal: the request's own "close" only means its body has
+        // been read, which for a POST is long before the answer.
+        const hangUp = () => {
+          if (!reply.raw.writableFinished) controller.abort(CLIENT_GONE);
+        };
+        reply.raw.once('close', hangUp);
         const runs = Promise.all(
           listeners.map((hook) =>
             service.events.hooks.runOne(hook, event, { signal: controller.signal, respond }),
@@ -148,8 +154,8 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
           timeout,
         ]);
         clearTimeout(timer);
-        req.raw.off('close', hangUp);
-        if (explicit) return answer(reply, explicit);
+        reply.raw.off('close', hangUp);
+        if (explicit) return answer(reply, name.data, explicit);
         if (first === 'timeout') {
           controller.abort(new PipitError('TIMEOUT', `hook "${name.data}" timed out`));
           return sendError(
@@ -164,7 +170,7 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
         const outcomes = first as HookOutcome[];
         const answered = outcomes.find((o) => o.ok && o.value !== undefined);
         if (answered && answered.ok)
-          return answer(reply, { body: answered.value, status: 200, headers: {} });
+          return answer(reply, name.data, { body: answered.value, status: 200, headers: {} });
         if (outcomes.some((o) => !o.ok)) {
           return sendError(
             reply,

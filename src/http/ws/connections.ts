@@ -14,6 +14,11 @@ export interface Connection {
   recheck(): Promise<PipitError | undefined>;
   /** Sends the endpoint's error frame and closes with 1008. */
   refuse(error: PipitError): void;
+  /**
+   * On shutdown: stop taking work and resolve once the work in flight is answered, or at the
+   * deadline (epoch ms). Connections without it (event streams) close at once.
+   */
+  drain?(deadline: number): Promise<void>;
 }
 
 /**
@@ -73,10 +78,17 @@ export class Connections {
     return this.byToken.size;
   }
 
-  /** Stops the keep-alive and revocation listener, and closes every socket with 1001. */
-  close(): void {
+  /**
+   * Stops the keep-alive and revocation listener, lets connections with work in flight drain for
+   * up to `graceMs` (their responses are sent), and closes every socket with 1001.
+   */
+  async close(graceMs = 0): Promise<void> {
     this.keepAlive.stop();
     this.stopRevoke();
+    const deadline = Date.now() + graceMs;
+    await Promise.all(
+      [...this.all].map((conn) => (conn.drain ? conn.drain(deadline) : Promise.resolve())),
+    );
     for (const { socket } of this.all) {
       socket.close(CloseCode.GOING_AWAY, 'server shutting down');
       // A peer that does not answer the close frame must not hold the shutdown up.

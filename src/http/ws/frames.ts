@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PipitError } from '../../core/errors.ts';
+import { parseJsonLimited } from '../../core/json-limits.ts';
 import { IncomingEvent } from '../../events/event.ts';
 
 /** WebSocket close codes Pipit uses, and what each means to a client. */
@@ -52,8 +53,8 @@ export const EventsInbound = z.discriminatedUnion('type', [IncomingEvent, Subscr
 export type EventsInbound = z.output<typeof EventsInbound>;
 
 /**
- * The JSON of a text frame. Binary frames and malformed JSON are BAD_REQUEST with a message that
- * says what to send instead.
+ * The JSON of a text frame. Binary frames, malformed JSON and JSON nested past
+ * `MAX_JSON_DEPTH` (core/json-limits.ts) are BAD_REQUEST with a message that says what to send instead.
  *
  * @example
  * decodeFrame(Buffer.from('{"type":"subscribe","events":[]}'), false); // { type: 'subscribe', events: [] }
@@ -70,13 +71,7 @@ export function decodeFrame(data: Buffer | ArrayBuffer | Buffer[], isBinary: boo
     : Buffer.isBuffer(data)
       ? data.toString()
       : Buffer.from(data).toString();
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new PipitError('BAD_REQUEST', `malformed JSON: ${(err as Error).message}`, {
-      cause: err,
-    });
-  }
+  return parseJsonLimited(text, 'the frame');
 }
 
 /**

@@ -21,6 +21,8 @@ export interface WsOptions {
   maxInFlight: number;
   /** Largest frame accepted (larger: `ws` closes with 1009); default `backend.http.max_body_bytes`. */
   maxPayload?: number;
+  /** On shutdown, how long requests in flight get to send their responses before 1001. */
+  shutdownGraceMs: number;
 }
 
 /** The production defaults of {@link WsOptions}. */
@@ -29,6 +31,7 @@ export const WS_DEFAULTS: WsOptions = {
   maxBufferedBytes: 4 * 1024 * 1024,
   slowConsumerGraceMs: 5_000,
   maxInFlight: DEFAULT_MAX_IN_FLIGHT,
+  shutdownGraceMs: 10_000,
 };
 
 /**
@@ -45,11 +48,17 @@ export async function wsRoutes(
   service: Service,
   options: Partial<WsOptions> = {},
 ): Promise<Connections> {
-  const opts = { ...WS_DEFAULTS, ...options };
+  const graceSeconds = service.config.http?.shutdown_grace_seconds;
+  const opts = {
+    ...WS_DEFAULTS,
+    ...(graceSeconds === undefined ? {} : { shutdownGraceMs: graceSeconds * 1000 }),
+    ...options,
+  };
   const log = service.log.child({ component: 'ws' });
   const connections = new Connections(service, { pingIntervalMs: opts.pingIntervalMs });
-  // Before the plugin's own preClose (which closes sockets without a code): clients learn 1001.
-  app.addHook('preClose', async () => connections.close());
+  // Before the plugin's own preClose (which closes sockets without a code): requests in flight
+  // are answered, then clients learn 1001.
+  app.addHook('preClose', () => connections.close(opts.shutdownGraceMs));
   // The plugin adds an onRequest and an onResponse hook; in their own scope they run for these two
   // routes only, not for every /execute (where they cost measurable throughput).
   await app.register(async (scope) => {

@@ -1,0 +1,42 @@
+// Issue 10, item 8: on shutdown, /ws/requests work in flight gets the grace period: its responses
+// are sent, then the socket closes with 1001; work still running after the grace gets an error
+// response, not a reset.
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeAll, connect } from '../http/ws-client.ts';
+import { listening } from './helpers.ts';
+
+afterEach(() => closeAll());
+
+describe('shutdown with WebSocket requests in flight', () => {
+  it('answers what finishes within the grace, errors what does not, then closes 1001', async () => {
+    const s = await listening({ http: { shutdown_grace_seconds: 0.5 } });
+    const c = await connect(`${s.ws}/ws/requests`, { headers: s.auth });
+    c.send({ type: 'requests', action: 'utils.sleep', args: { seconds: 0.2 }, id: 'short' });
+    c.send({ type: 'requests', action: 'utils.sleep', args: { seconds: 30 }, id: 'long' });
+    // Both are running once a later echo has been answered (frames are handled in order).
+    c.send({ type: 'requests', action: 'utils.echo', id: 'probe' });
+    await c.next((f) => f.id === 'probe');
+    const closing = s.close();
+    const short = await c.next((f) => f.id === 'short');
+    expect(short.response.errors).toEqual([]);
+    const long = await c.next((f) => f.id === 'long');
+    expect(long.response.errors[0]).toMatch(/shut down before this request finished/);
+    expect((await c.closed).code).toBe(1001);
+    await closing;
+  });
+
+  it('refuses new requests once draining, with an error response naming the shutdown', async () => {
+    const s = await listening({ http: { shutdown_grace_seconds: 5 } });
+    const c = await connect(`${s.ws}/ws/requests`, { headers: s.auth });
+    c.send({ type: 'requests', action: 'utils.sleep', args: { seconds: 0.3 }, id: 'running' });
+    c.send({ type: 'requests', action: 'utils.echo', id: 'probe' });
+    await c.next((f) => f.id === 'probe');
+    const closing = s.close();
+    c.send({ type: 'requests', action: 'utils.echo', id: 'late' });
+    const late = await c.next((f) => f.id === 'late');
+    expect(late.response.errors[0]).toMatch(/shutting down/);
+    expect((await c.next((f) => f.id === 'running')).response.errors).toEqual([]);
+    expect((await c.closed).code).toBe(1001);
+    await closing;
+  });
+});
