@@ -6,6 +6,7 @@ import { loadConfig } from './config/load.ts';
 import type { LoadedConfig } from './config/load.ts';
 import { findConfig, userConfigPath } from './config/paths.ts';
 import { createLogger } from './core/logger.ts';
+import { watchEventLoop } from './core/loop-monitor.ts';
 import type { Logger } from './core/logger.ts';
 import { buildHttpApp } from './http/server.ts';
 import { builtinPlugins } from './plugins/index.ts';
@@ -34,9 +35,6 @@ export function resolveConfig(opts: { explicit?: string | undefined; writeDefaul
   }
   return { config: loadConfig({ path, plugins: builtinPlugins }), created };
 }
-
-/** How long in-flight requests get to finish on shutdown before their connections are cut. */
-export const SHUTDOWN_GRACE_MS = 10_000;
 
 // server.close() waits for every connection, and a client's keep-alive connection that goes idle
 // after its last response would hold shutdown open: drop idle ones as they appear, and cut the
@@ -76,6 +74,7 @@ export async function startPipit(
 ): Promise<Running> {
   const log = opts.log ?? createLogger({ level: config.logLevel });
   const service = await createService(config, { log });
+  const stopWatching = watchEventLoop(log);
   let app: FastifyInstance | null = null;
   let url: string | null = null;
   try {
@@ -92,6 +91,7 @@ export async function startPipit(
     service.scheduler.start();
     await service.events.emit('ApplicationStartedEvent', {});
   } catch (err) {
+    stopWatching();
     await app?.close();
     await service.close();
     throw err;
@@ -105,7 +105,8 @@ export async function startPipit(
       stopping ??= (async () => {
         service.scheduler.stop();
         await service.events.emit('ApplicationStoppedEvent', {}).catch(() => undefined);
-        if (app) await closeGracefully(app, SHUTDOWN_GRACE_MS);
+        stopWatching();
+        if (app) await closeGracefully(app, (config.http?.shutdown_grace_seconds ?? 10) * 1000);
         await service.close();
         log.info('Pipit stopped');
       })();

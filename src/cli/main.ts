@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { isPipitError, toPipitError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
+import { installProcessPolicy } from '../process-policy.ts';
 import { resolveConfig, startPipit } from '../runtime.ts';
 import { createService } from '../service.ts';
 import type { Service } from '../service.ts';
@@ -54,6 +55,7 @@ program
         `no configuration found: wrote a commented default to ${created}`,
       );
     const running = await startPipit(config, { log });
+    installProcessPolicy(log, () => running.stop());
     const stop = (signal: string) => {
       log.info({ signal }, 'shutting down: finishing in-flight requests');
       void running.stop().then(() => process.exit(0));

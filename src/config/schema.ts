@@ -7,35 +7,79 @@ import { z } from 'zod';
  * @example
  * HttpConfig.parse({}); // { port: 8008, bind_address: '0.0.0.0', ... }
  */
-export const HttpConfig = z.strictObject({
-  port: z.number().int().min(0).max(65535).default(8008).describe('TCP port (0 picks a free one)'),
-  bind_address: z.string().min(1).default('0.0.0.0').describe('address to listen on'),
-  max_body_bytes: z
-    .number()
-    .int()
-    .min(1024)
-    .max(64 * 1024 * 1024)
-    .default(1024 * 1024)
-    .describe('largest request body accepted, in bytes'),
-  cors_origins: z
-    .array(z.string())
-    .default([])
-    .describe('origins allowed by CORS; empty = CORS closed'),
-  trust_proxy: z.boolean().default(false).describe('read client addresses from X-Forwarded-For'),
-  session_days: z.number().positive().max(365).default(30).describe('lifetime of a web UI login'),
-  hook_timeout_seconds: z
-    .number()
-    .positive()
-    .max(3600)
-    .default(30)
-    .describe('how long /hook/<name> waits for its listener before answering 504'),
-  login_attempts: z
-    .number()
-    .int()
-    .min(1)
-    .default(10)
-    .describe('failed logins per user name (and 3x per client address) per 15 minutes before 429'),
-});
+export const HttpConfig = z
+  .strictObject({
+    port: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .default(8008)
+      .describe('TCP port (0 picks a free one)'),
+    bind_address: z.string().min(1).default('0.0.0.0').describe('address to listen on'),
+    max_body_bytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024)
+      .default(1024 * 1024)
+      .describe('largest request body accepted, in bytes'),
+    cors_origins: z
+      .array(z.string())
+      .default([])
+      .describe('origins allowed by CORS; empty = CORS closed'),
+    trust_proxy: z.boolean().default(false).describe('read client addresses from X-Forwarded-For'),
+    session_days: z.number().positive().max(365).default(30).describe('lifetime of a web UI login'),
+    hook_timeout_seconds: z
+      .number()
+      .positive()
+      .max(3600)
+      .default(30)
+      .describe('how long /hook/<name> waits for its listener before answering 504'),
+    login_attempts: z
+      .number()
+      .int()
+      .min(1)
+      .default(10)
+      .describe(
+        'failed logins per user name from one client address (3x per address) per 15 minutes before 429',
+      ),
+    headers_timeout_seconds: z
+      .number()
+      .min(0.1)
+      .max(600)
+      .default(20)
+      .describe('a client must send its request headers within this time, or is disconnected'),
+    request_timeout_seconds: z
+      .number()
+      .min(0.1)
+      .max(3600)
+      .default(60)
+      .describe('a client must send its whole request (headers and body) within this time'),
+    idle_timeout_seconds: z
+      .number()
+      .min(0.1)
+      .max(3600)
+      .default(65)
+      .describe('a kept-alive connection with no request for this long is closed'),
+    max_connections: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(4096)
+      .describe('open connections (HTTP and WebSocket) above which new ones are refused'),
+    shutdown_grace_seconds: z
+      .number()
+      .min(0)
+      .max(600)
+      .default(10)
+      .describe('on shutdown, how long requests in flight (HTTP and WebSocket) get to finish'),
+  })
+  .refine((http) => http.headers_timeout_seconds <= http.request_timeout_seconds, {
+    message: 'headers_timeout_seconds must not be longer than request_timeout_seconds',
+    path: ['headers_timeout_seconds'],
+  });
 export type HttpConfig = z.output<typeof HttpConfig>;
 
 /** The core keys of the configuration; plugin, procedure, hook and cron sections are read apart. */

@@ -22,6 +22,10 @@ export const ErrorCodes = [
   'PAYLOAD_TOO_LARGE',
   /** Body in a content type the endpoint does not read. */
   'UNSUPPORTED_MEDIA_TYPE',
+  /** Request headers larger than the server accepts. */
+  'HEADERS_TOO_LARGE',
+  /** The client did not send its request (headers or body) in time. */
+  'REQUEST_TIMEOUT',
   /** Too many attempts; retry later. */
   'RATE_LIMITED',
   /** An action ran and failed (reported in `errors`, HTTP 200 on /execute). */

@@ -5,6 +5,8 @@ import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 import { PipitError } from '../core/errors.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { Service } from '../service.ts';
+import { jsonTextTooDeep, tooDeep } from '../core/json-limits.ts';
+import { clientErrorHandler } from './client-errors.ts';
 import { logSerializers } from './log.ts';
 import { securityHeaders } from './security-headers.ts';
 import { sendError } from './reply.ts';
@@ -71,6 +73,7 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
   const accessLog: FastifyBaseLogger | undefined = service.log.isLevelEnabled('info')
     ? service.log.child({ component: 'http' }, { serializers: logSerializers })
     : undefined;
+  const headersMs = http.headers_timeout_seconds * 1000;
   const app = Fastify({
     ...(accessLog ? { loggerInstance: accessLog } : {}),
     bodyLimit: http.max_body_bytes,
@@ -78,11 +81,37 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
     return503OnClosing: true,
     // Long enough for hook names (128) so that our own validation answers, with its message.
     routerOptions: { maxParamLength: 256 },
+    // Stalled clients (partial headers, partial bodies, bare connections) are dropped: Node checks
+    // its connections on this period against the header and whole-request deadlines.
+    http: {
+      headersTimeout: headersMs,
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, headersMs / 4)),
+    },
+    requestTimeout: http.request_timeout_seconds * 1000,
+    keepAliveTimeout: http.idle_timeout_seconds * 1000,
+    // What Node's parser refuses, and URLs the router cannot decode, answer in Pipit's format.
+    clientErrorHandler: clientErrorHandler(service.config.deviceId, log),
+    frameworkErrors: (err, _req, reply) => {
+      void sendError(
+        reply,
+        new PipitError('BAD_REQUEST', `the URL cannot be decoded: ${err.message}`, { cause: err }),
+        errors,
+      );
+    },
   });
+  app.server.maxConnections = http.max_connections;
   app.decorateRequest('principal', null);
   // The API takes JSON only: a text/plain body is refused with 415 and the fix, rather than parsed
   // into a string that fails later with a vaguer 400. Web hooks add their own parsers in their scope.
   app.removeContentTypeParser('text/plain');
+  // Fastify's parser (which refuses __proto__ and constructor.prototype keys), behind a depth limit
+  // checked on the text, before a deeply nested value is built.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (jsonTextTooDeep(body as string)) return done(tooDeep('the request body'), undefined);
+    void jsonParser(req, body as string, done);
+  });
 
   if (http.cors_origins.length)
     await app.register(cors, { origin: http.cors_origins, credentials: true });
