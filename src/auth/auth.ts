@@ -37,6 +37,9 @@ export interface IssuedToken {
 const CACHE_MAX = 10_000;
 const TOUCH_EVERY_S = 60;
 const THROTTLE_WINDOW_MS = 15 * 60_000;
+/** The per-user-name ceiling, over all addresses, as a multiple of `login_attempts`. */
+const USER_CEILING_FACTOR = 10;
+const KNOWN_CLIENTS_MAX = 64;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const toInfo = (row: TokenRow): TokenInfo => ({
@@ -66,8 +69,11 @@ export class Auth {
   private readonly store: Store;
   private readonly jwt: JwtCodec;
   private readonly sessionSeconds: number;
-  private readonly userThrottle: Throttle;
+  private readonly pairThrottle: Throttle;
   private readonly clientThrottle: Throttle;
+  private readonly userCeiling: Throttle;
+  // Addresses that have logged in as a user: the per-user ceiling does not lock them out.
+  private readonly knownClients = new Map<string, Set<string>>();
   // Keyed by the token's signature, not the whole token: V8 hashes a string's every character, and
   // a ~300-character key cost ~0.7 µs per request. A hit is then compared with the whole token.
   private readonly cache = new Map<
@@ -82,8 +88,9 @@ export class Auth {
     this.store = store;
     this.jwt = jwt;
     this.sessionSeconds = opts.sessionDays * 86_400;
-    this.userThrottle = new Throttle(opts.loginAttempts, THROTTLE_WINDOW_MS);
+    this.pairThrottle = new Throttle(opts.loginAttempts, THROTTLE_WINDOW_MS);
     this.clientThrottle = new Throttle(opts.loginAttempts * 3, THROTTLE_WINDOW_MS);
+    this.userCeiling = new Throttle(opts.loginAttempts * USER_CEILING_FACTOR, THROTTLE_WINDOW_MS);
   }
 
   private syncWithOtherProcesses(): void {
@@ -109,15 +116,26 @@ export class Auth {
     return this.store.users.create(username, await hashPassword(password));
   }
 
-  /** First-visit registration: only while no user exists. */
+  /**
+   * First-visit registration: only while no user exists. The check that no user exists and the
+   * insert are one atomic statement, so concurrent registrations (or one racing `pipit user add`)
+   * create at most one account.
+   */
   async register(username: string, password: unknown): Promise<UserRow> {
-    if (this.hasUsers()) {
-      throw new PipitError(
+    const closed = () =>
+      new PipitError(
         'FORBIDDEN',
         'registration is closed: a user already exists (add more with "pipit user add")',
       );
+    if (this.hasUsers()) throw closed();
+    checkPasswordPolicy(password);
+    const user = this.store.users.createFirst(username, await hashPassword(password));
+    if (!user) {
+      this.knownUsers = true;
+      throw closed();
     }
-    return this.addUser(username, password);
+    this.knownUsers = true;
+    return user;
   }
 
   async setPassword(userId: number, password: unknown): Promise<void> {
@@ -134,8 +152,12 @@ export class Auth {
   }
 
   /**
-   * Checks a user name and password, throttled per user name and per client address: after too
-   * many failures it answers RATE_LIMITED with the seconds to wait, whatever the password.
+   * Checks a user name and password, throttled so that an attacker cannot lock the owner out:
+   * failures count per (user name, client address) (`login_attempts` in 15 minutes) and per client
+   * address (3x that), so the attacker's address is stopped while the owner's still logs in. A
+   * slower ceiling per user name over all addresses (10x) stops a spread-out guessing attack; the
+   * addresses that have logged in as that user before are exempt from it. Over a limit the answer
+   * is RATE_LIMITED with the seconds to wait, whatever the password.
    */
   async checkCredentials(username: unknown, password: unknown, client: string): Promise<UserRow> {
     if (typeof username !== 'string' || !username || typeof password !== 'string' || !password) {
@@ -144,11 +166,13 @@ export class Auth {
         'send a JSON body {"username": "...", "password": "..."}',
       );
     }
-    const userKey = `user:${username.toLowerCase()}`;
-    const clientKey = `client:${client}`;
+    const name = username.toLowerCase();
+    const pairKey = `${name}\n${client}`;
+    const known = this.knownClients.get(name)?.has(client) ?? false;
     const wait = Math.max(
-      this.userThrottle.retryAfter(userKey),
-      this.clientThrottle.retryAfter(clientKey),
+      this.pairThrottle.retryAfter(pairKey),
+      this.clientThrottle.retryAfter(client),
+      known ? 0 : this.userCeiling.retryAfter(name),
     );
     if (wait > 0) {
       throw new PipitError('RATE_LIMITED', `too many failed logins: try again in ${wait} seconds`, {
@@ -157,12 +181,21 @@ export class Auth {
     }
     const user = this.store.users.byName(username);
     if (!(await verifyPassword(user?.password_hash, password)) || !user) {
-      this.userThrottle.fail(userKey);
-      this.clientThrottle.fail(clientKey);
+      this.pairThrottle.fail(pairKey);
+      this.clientThrottle.fail(client);
+      this.userCeiling.fail(name);
       throw new PipitError('UNAUTHORIZED', 'wrong user name or password');
     }
-    this.userThrottle.reset(userKey);
+    this.pairThrottle.reset(pairKey);
+    this.rememberClient(name, client);
     return user;
+  }
+
+  private rememberClient(name: string, client: string): void {
+    let clients = this.knownClients.get(name);
+    if (!clients) this.knownClients.set(name, (clients = new Set()));
+    if (clients.size >= KNOWN_CLIENTS_MAX) clients.delete(clients.values().next().value!);
+    clients.add(client);
   }
 
   /** Starts a web UI session; the secret goes in an HttpOnly cookie, only its hash is stored. */

@@ -1,16 +1,56 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-const SECRET_PARAMS = /([?&](?:token|code|state|access_token|refresh_token)=)[^&]*/gi;
+/** Query parameter names whose values never reach a log line (compared decoded, any case). */
+const SECRET_PARAMS = new Set([
+  'token',
+  'code',
+  'state',
+  'access_token',
+  'refresh_token',
+  'password',
+  'secret',
+  'client_secret',
+  'api_key',
+  'apikey',
+  'key',
+]);
+
+// A JWT anywhere (say under a name mangled past the query parser): three base64url parts.
+const JWT = /eyJ[\w-]*\.[\w-]+\.[\w-]*/g;
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return text;
+  }
+}
 
 /**
- * A URL fit for a log line: the values of credential-bearing query parameters (`?token=` on
- * WebSockets, OAuth `code`/`state`) are replaced.
+ * A URL fit for a log line. The query is judged the way servers read it, decoded: a parameter
+ * whose decoded name is a credential (`%74oken=`, `tok%65n=`, `token%3D...`, `;token=`) has its
+ * value replaced, and anything shaped like a JWT is replaced wherever it is.
  *
  * @example
- * redactUrl('/ws/events?token=abc'); // '/ws/events?token=[redacted]'
+ * redactUrl('/ws/events?%74oken=abc&x=1'); // '/ws/events?token=[redacted]&x=1'
  */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]');
+  const q = url.indexOf('?');
+  const path = (q < 0 ? url : url.slice(0, q)).replace(JWT, '[redacted]');
+  if (q < 0) return path;
+  const parts = url
+    .slice(q + 1)
+    .split(/([&;])/)
+    .map((part) => {
+      if (part === '&' || part === ';') return part;
+      const decoded = decode(part);
+      const eq = decoded.indexOf('=');
+      const name = (eq < 0 ? decoded : decoded.slice(0, eq)).trim().toLowerCase();
+      if (SECRET_PARAMS.has(name)) return `${encodeURIComponent(name)}=[redacted]`;
+      // Under any other name, a token is still a token.
+      return decoded.replace(JWT, '') === decoded ? part : '[redacted]';
+    });
+  return `${path}?${parts.join('')}`;
 }
 
 /** Serializers for fastify's request log lines: no headers, no query secrets. */

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { PipitError } from '../core/errors.ts';
@@ -12,7 +12,10 @@ import { MIGRATIONS } from './migrations.ts';
  * const db = openDatabase('/var/lib/pipit/pipit.db');
  */
 export function openDatabase(path: string): DatabaseSync {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    ownerOnly(path);
+  }
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(path);
@@ -28,6 +31,26 @@ export function openDatabase(path: string): DatabaseSync {
   db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
   migrate(db);
   return db;
+}
+
+/**
+ * The database holds password hashes and session secrets: it is created 0600 before SQLite opens
+ * it (SQLite gives its -wal and -shm files the database's own mode), and a database or journal left
+ * readable by an older version is narrowed to 0600, whatever the umask and the directory's mode.
+ */
+function ownerOnly(path: string): void {
+  try {
+    closeSync(openSync(path, constants.O_CREAT | constants.O_RDWR, 0o600));
+    for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+      if (existsSync(file)) chmodSync(file, 0o600);
+    }
+  } catch (err) {
+    throw new PipitError(
+      'UNAVAILABLE',
+      `cannot create the database at ${path} with owner-only permissions: ${(err as Error).message}`,
+      { cause: err },
+    );
+  }
 }
 
 /**

@@ -12,6 +12,15 @@ export interface UserRow {
 /** User names: letters, digits, `.`, `_`, `-`, `@`; 1 to 64 characters. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
 
+function checkUsername(username: string): void {
+  if (!USERNAME_PATTERN.test(username)) {
+    throw new PipitError(
+      'INVALID_ARGUMENTS',
+      `user name ${JSON.stringify(username)} is not allowed: use 1 to 64 letters, digits, ".", "_", "-" or "@"`,
+    );
+  }
+}
+
 /**
  * Users in the embedded database.
  *
@@ -31,18 +40,35 @@ export class Users {
   }
 
   create(username: string, passwordHash: string): UserRow {
-    if (!USERNAME_PATTERN.test(username)) {
-      throw new PipitError(
-        'INVALID_ARGUMENTS',
-        `user name ${JSON.stringify(username)} is not allowed: use 1 to 64 letters, digits, ".", "_", "-" or "@"`,
-      );
-    }
+    checkUsername(username);
     if (this.byName(username))
       throw new PipitError('CONFLICT', `a user named "${username}" already exists`);
     const now = Date.now() / 1000;
     const res = this.db
       .prepare('INSERT INTO users (username, password_hash, created_at) VALUES (?, ?, ?)')
       .run(username, passwordHash, now);
+    return {
+      id: Number(res.lastInsertRowid),
+      username,
+      password_hash: passwordHash,
+      created_at: now,
+    };
+  }
+
+  /**
+   * Creates the first user, or nobody: the emptiness check and the insert are one statement, so
+   * however many registrations race (in this process or another), at most one gets a row.
+   * Undefined when a user already exists.
+   */
+  createFirst(username: string, passwordHash: string): UserRow | undefined {
+    checkUsername(username);
+    const now = Date.now() / 1000;
+    const res = this.db
+      .prepare(
+        'INSERT INTO users (username, password_hash, created_at) SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM users)',
+      )
+      .run(username, passwordHash, now);
+    if (res.changes === 0) return undefined;
     return {
       id: Number(res.lastInsertRowid),
       username,
