@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { PluginDef } from '../core/action.ts';
 import { PipitError } from '../core/errors.ts';
 import { preview } from '../core/validate.ts';
-import { defaultWorkdir, resolvePath } from './paths.ts';
+import { defaultWorkdir, resolvePath, userConfigPath } from './paths.ts';
 import { CoreConfig, SECTION_PREFIXES } from './schema.ts';
 import type { HttpConfig } from './schema.ts';
 import { readYamlFile } from './yaml.ts';
@@ -117,7 +117,9 @@ export function loadConfig(opts: {
   const path = opts.path ? resolve(opts.path) : null;
   const raw = new Map<string, RawEntry>();
   if (path) readWithIncludes(path, env, [], raw);
-  const dir = path ? dirname(path) : process.cwd();
+  // Without a file, relative paths (the default scripts_dir) are under the user's config folder:
+  // the working directory may be anything, such as a checkout whose scripts/ are not user scripts.
+  const dir = dirname(path ?? userConfigPath(env));
   const mainSource = path ?? '(embedded defaults)';
 
   const byName = new Map<string, PluginDef>();
