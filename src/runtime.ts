@@ -1,10 +1,13 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_CONFIG_YAML } from './config/default-config.ts';
 import { loadConfig } from './config/load.ts';
 import type { LoadedConfig } from './config/load.ts';
 import { findConfig, userConfigPath } from './config/paths.ts';
+import { logBanner } from './banner.ts';
+import { PipitError } from './core/errors.ts';
 import { createLogger } from './core/logger.ts';
 import { watchEventLoop } from './core/loop-monitor.ts';
 import type { Logger } from './core/logger.ts';
@@ -12,6 +15,7 @@ import { buildHttpApp } from './http/server.ts';
 import { builtinPlugins } from './plugins/index.ts';
 import { createService } from './service.ts';
 import type { Service } from './service.ts';
+import { lockWorkdir } from './store/workdir-lock.ts';
 
 /**
  * Finds and loads the configuration (DESIGN's search order). With `writeDefault`, a missing file is
@@ -52,6 +56,41 @@ async function closeGracefully(app: FastifyInstance, graceMs: number): Promise<v
   }
 }
 
+// A port that is taken (or privileged) is a configuration problem: one line naming the port and
+// the key to change, exit status 78, instead of a stack trace.
+async function listen(
+  app: FastifyInstance,
+  port: number,
+  host: string,
+  configPath: string | null,
+): Promise<string> {
+  try {
+    return await app.listen({ port, host });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const where = configPath ? ` in ${configPath}` : '';
+    if (code === 'EADDRINUSE')
+      throw new PipitError(
+        'CONFIG_INVALID',
+        `port ${port} on ${host} is already in use (another Pipit, or another program): stop it, or set backend.http.port to a free port${where}`,
+        { cause: err },
+      );
+    if (code === 'EACCES')
+      throw new PipitError(
+        'CONFIG_INVALID',
+        `not allowed to listen on port ${port}: ports below 1024 need privileges; set backend.http.port to 1024 or above${where}`,
+        { cause: err },
+      );
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new PipitError(
+        'CONFIG_INVALID',
+        `cannot listen on ${host}: it is not an address of this machine; fix backend.http.bind_address${where}`,
+        { cause: err },
+      );
+    throw err;
+  }
+}
+
 /** A started instance: the service and, when `backend.http` is configured, its listening server. */
 export interface Running {
   service: Service;
@@ -72,28 +111,42 @@ export async function startPipit(
   config: LoadedConfig,
   opts: { log?: Logger } = {},
 ): Promise<Running> {
-  const log = opts.log ?? createLogger({ level: config.logLevel });
-  const service = await createService(config, { log });
+  const log = opts.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
+  mkdirSync(config.workdir, { recursive: true, mode: 0o700 });
+  const unlock = lockWorkdir(config.workdir);
+  let service: Service;
+  try {
+    service = await createService(config, { log });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   const stopWatching = watchEventLoop(log);
+  // Without the HTTP backend nothing else keeps the process alive (cron timers are unref'd):
+  // it runs until it is stopped.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
   let app: FastifyInstance | null = null;
   let url: string | null = null;
   try {
     if (config.http) {
       app = await buildHttpApp(service);
-      url = await app.listen({ port: config.http.port, host: config.http.bind_address });
+      url = await listen(app, config.http.port, config.http.bind_address, config.path);
       log.info({ url, device_id: config.deviceId }, `Pipit listening on ${url}`);
     } else {
       log.info(
         { device_id: config.deviceId },
-        'Pipit started without the HTTP backend (no "backend.http" section)',
+        'Pipit started without the HTTP backend (no "backend.http" section): it keeps running for crons and hooks',
       );
     }
     service.scheduler.start();
+    logBanner(log, service, app ? (app.server.address() as AddressInfo).port : null);
     await service.events.emit('ApplicationStartedEvent', {});
   } catch (err) {
+    clearInterval(keepAlive);
     stopWatching();
     await app?.close();
     await service.close();
+    unlock();
     throw err;
   }
   let stopping: Promise<void> | undefined;
@@ -108,6 +161,8 @@ export async function startPipit(
         stopWatching();
         if (app) await closeGracefully(app, (config.http?.shutdown_grace_seconds ?? 10) * 1000);
         await service.close();
+        clearInterval(keepAlive);
+        unlock();
         log.info('Pipit stopped');
       })();
       return stopping;

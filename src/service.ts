@@ -54,7 +54,7 @@ export async function createService(
   config: LoadedConfig,
   opts: { log?: Logger; plugins?: readonly PluginDef[]; loadScripts?: boolean } = {},
 ): Promise<Service> {
-  const log = opts.log ?? createLogger({ level: config.logLevel });
+  const log = opts.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
   mkdirSync(config.workdir, { recursive: true, mode: 0o700 });
   const store = Store.open(join(config.workdir, 'pipit.db'));
   const available = opts.plugins ?? builtinPlugins;

@@ -48,7 +48,7 @@ program
       explicit: opts.config ?? configPath(),
       writeDefault: true,
     });
-    const log = createLogger({ level: config.logLevel });
+    const log = createLogger({ level: config.logLevel, format: config.logFormat });
     if (created)
       log.info(
         { path: created },
@@ -139,6 +139,7 @@ user
   .action(async (name: string, opts: { passwordStdin?: boolean }) => {
     const password = await readPassword(`Password for ${name}: `, {
       fromStdin: Boolean(opts.passwordStdin),
+      command: `user add ${name}`,
     });
     await withService(async (s) =>
       print({ username: (await s.auth.addUser(name, password)).username }),
@@ -151,6 +152,7 @@ user
   .action(async (name: string, opts: { passwordStdin?: boolean }) => {
     const password = await readPassword(`New password for ${name}: `, {
       fromStdin: Boolean(opts.passwordStdin),
+      command: `user passwd ${name}`,
     });
     await withService(async (s) => {
       await s.auth.setPassword(findUser(s, name).id, password);

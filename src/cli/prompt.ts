@@ -1,17 +1,25 @@
+import { PipitError } from '../core/errors.ts';
 import { createInterface } from 'node:readline';
 
 /**
  * Reads a password: the first line of standard input with `fromStdin`, otherwise a prompt on the
- * terminal with the typed characters hidden.
+ * terminal with the typed characters hidden. Without either, BAD_REQUEST says to use
+ * `--password-stdin` (naming `command` in the example).
  *
  * @example
- * const password = await readPassword('Password: ', { fromStdin: false });
+ * const password = await readPassword('Password: ', { fromStdin: false, command: 'user add ada' });
  */
 export async function readPassword(
   question: string,
-  opts: { fromStdin: boolean },
+  opts: { fromStdin: boolean; command: string },
 ): Promise<string> {
-  if (opts.fromStdin || !process.stdin.isTTY) {
+  if (!opts.fromStdin && !process.stdin.isTTY) {
+    throw new PipitError(
+      'BAD_REQUEST',
+      `no terminal to type the password on: give it on standard input with --password-stdin, e.g. printf '%s\\n' "$PASSWORD" | pipit ${opts.command} --password-stdin`,
+    );
+  }
+  if (opts.fromStdin) {
     let data = '';
     for await (const chunk of process.stdin) data += String(chunk);
     return data.split(/\r?\n/)[0] ?? '';

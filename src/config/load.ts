@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import type { PluginDef } from '../core/action.ts';
 import { PipitError } from '../core/errors.ts';
+import type { LogFormat } from '../core/logger.ts';
 import { preview } from '../core/validate.ts';
 import { defaultWorkdir, resolvePath, userConfigPath } from './paths.ts';
 import { CoreConfig, SECTION_PREFIXES } from './schema.ts';
@@ -27,6 +28,8 @@ export interface LoadedConfig {
   http: HttpConfig | null;
   redisUrl: string | null;
   logLevel: string;
+  /** `logging.format`: readable lines, JSON lines, or readable on a terminal only. */
+  logFormat: LogFormat;
   /** Enabled plugins by canonical name, with their parsed config. */
   plugins: Map<string, { config: unknown; source: string }>;
   procedures: UserSection[];
@@ -215,6 +218,7 @@ export function loadConfig(opts: {
           )),
     redisUrl: parsed.redis?.url ?? null,
     logLevel: parsed.logging?.level ?? 'info',
+    logFormat: parsed.logging?.format ?? 'auto',
     plugins,
     procedures: sections.procedure,
     hooks: sections.hook,

@@ -104,6 +104,10 @@ export const CoreConfig = z.strictObject({
   logging: z
     .strictObject({
       level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+      format: z
+        .enum(['auto', 'pretty', 'json'])
+        .default('auto')
+        .describe('auto: readable lines on a terminal, JSON lines otherwise'),
     })
     .optional(),
 });

@@ -1,8 +1,12 @@
-import { pino } from 'pino';
+import { pino, stdSerializers } from 'pino';
 import type { Logger as PinoLogger, LoggerOptions } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 /** The logger every part of Pipit writes to (pino). */
 export type Logger = PinoLogger;
+
+/** How log lines are written: readable lines, JSON lines, or readable on a terminal only. */
+export type LogFormat = 'auto' | 'pretty' | 'json';
 
 /**
  * Paths that never reach a log line: credentials in headers, bodies and query strings.
@@ -23,20 +27,59 @@ export const REDACT_PATHS = [
   '*.refresh_token',
 ];
 
+const DEBUG_LEVELS = new Set(['trace', 'debug']);
+
+// Errors are logged with their type, message and code; the stack trace only at debug and below,
+// where someone is looking for it (at info it buries the line that says what went wrong).
+function errorSerializer(withStack: boolean) {
+  return (err: unknown) => {
+    if (!(err instanceof Error)) return err;
+    const out = stdSerializers.err(err) as Record<string, unknown>;
+    if (!withStack) {
+      delete out.stack;
+      // The cause's stack too: pino copies causes in full.
+      if (out.cause && typeof out.cause === 'object') {
+        const { stack: _stack, ...cause } = out.cause as Record<string, unknown>;
+        out.cause = cause;
+      }
+    }
+    return out;
+  };
+}
+
 /**
- * Creates the root logger. `PIPIT_LOG_LEVEL` overrides the level (tests set `silent`).
+ * Creates the root logger. `PIPIT_LOG_LEVEL` overrides the level (tests set `silent`) and
+ * `PIPIT_LOG_FORMAT` the format. `auto` writes readable lines when standard output is a terminal
+ * and JSON lines otherwise (journald, files, log shippers).
  *
  * @example
- * const log = createLogger({ level: 'info' });
+ * const log = createLogger({ level: 'info', format: 'auto' });
  * log.info({ action: 'utils.echo' }, 'ran');
  */
 export function createLogger(
-  opts: { level?: string; destination?: NodeJS.WritableStream } = {},
+  opts: { level?: string; format?: LogFormat; destination?: NodeJS.WritableStream } = {},
 ): Logger {
+  const level = process.env.PIPIT_LOG_LEVEL ?? opts.level ?? 'info';
+  const format = (process.env.PIPIT_LOG_FORMAT as LogFormat | undefined) ?? opts.format ?? 'auto';
   const options: LoggerOptions = {
-    level: process.env.PIPIT_LOG_LEVEL ?? opts.level ?? 'info',
+    level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: undefined,
+    serializers: { err: errorSerializer(DEBUG_LEVELS.has(level)) },
   };
+  const pretty =
+    format === 'pretty' || (format === 'auto' && !opts.destination && process.stdout.isTTY);
+  if (pretty) {
+    // Synchronous, in this thread: a worker-thread transport would lose the last lines on exit.
+    const stream = PinoPretty({
+      sync: true,
+      colorize: !opts.destination && process.stdout.isTTY,
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: 'pid,hostname',
+      singleLine: true,
+      ...(opts.destination ? { destination: opts.destination } : {}),
+    });
+    return pino(options, stream);
+  }
   return opts.destination ? pino(options, opts.destination) : pino(options);
 }
