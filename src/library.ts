@@ -6,12 +6,11 @@ import { createLogger } from './core/logger.ts';
 import { builtinPlugins } from './plugins/index.ts';
 import { createService } from './service.ts';
 import type { Service } from './service.ts';
+import { attachedService } from './scripts/attached.ts';
+import type { AttachedService } from './scripts/attached.ts';
 
 let configPath: string | null | undefined;
 let current: Promise<Service> | undefined;
-// On globalThis: a script may reach this module through another path than the service did.
-const ATTACHED = Symbol.for('pipit.library.service');
-type Holder = { [ATTACHED]?: Service | undefined };
 
 /**
  * The configuration used by {@link run}. `Config.init(path)` is optional; without it the default
@@ -34,13 +33,8 @@ export const Config = {
   },
 };
 
-/** Used by the service itself so that scripts it loads call into it, not into a second instance. */
-export function attachService(service: Service | undefined): void {
-  (globalThis as Holder)[ATTACHED] = service;
-}
-
-function service(): Promise<Service> {
-  const attached = (globalThis as Holder)[ATTACHED];
+function service(): Promise<AttachedService> {
+  const attached = attachedService();
   if (attached) return Promise.resolve(attached);
   current ??= (async () => {
     const path = configPath === undefined ? findConfig({}) : configPath;

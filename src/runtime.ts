@@ -7,6 +7,7 @@ import { loadConfig } from './config/load.ts';
 import type { LoadedConfig } from './config/load.ts';
 import { findConfig, userConfigPath } from './config/paths.ts';
 import { logBanner } from './banner.ts';
+import { startControlServer } from './control/server.ts';
 import { PipitError } from './core/errors.ts';
 import { createLogger } from './core/logger.ts';
 import { watchEventLoop } from './core/loop-monitor.ts';
@@ -122,12 +123,14 @@ export async function startPipit(
     throw err;
   }
   const stopWatching = watchEventLoop(log);
+  let control: Awaited<ReturnType<typeof startControlServer>> | undefined;
   // Without the HTTP backend nothing else keeps the process alive (cron timers are unref'd):
   // it runs until it is stopped.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   let app: FastifyInstance | null = null;
   let url: string | null = null;
   try {
+    control = await startControlServer(service);
     if (config.http) {
       app = await buildHttpApp(service);
       url = await listen(app, config.http.port, config.http.bind_address, config.path);
@@ -143,6 +146,7 @@ export async function startPipit(
     await service.events.emit('ApplicationStartedEvent', {});
   } catch (err) {
     clearInterval(keepAlive);
+    await control?.close();
     stopWatching();
     await app?.close();
     await service.close();
@@ -159,6 +163,7 @@ export async function startPipit(
         service.scheduler.stop();
         await service.events.emit('ApplicationStoppedEvent', {}).catch(() => undefined);
         stopWatching();
+        await control?.close();
         if (app) await closeGracefully(app, (config.http?.shutdown_grace_seconds ?? 10) * 1000);
         await service.close();
         clearInterval(keepAlive);

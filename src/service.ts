@@ -13,19 +13,19 @@ import { compileActions, Registry } from './core/registry.ts';
 import type { Services } from './core/services.ts';
 import { LocalBus } from './events/bus.ts';
 import { Events } from './events/events.ts';
-import { hookFromConfig } from './events/from-config.ts';
 import { builtinPlugins } from './plugins/index.ts';
-import { cronFromConfig } from './cron/from-config.ts';
 import { Scheduler } from './cron/scheduler.ts';
-import { attachService } from './library.ts';
-import { procedureFromConfig } from './procedures/from-config.ts';
-import { loadScripts } from './scripts/loader.ts';
+import { attachService } from './scripts/attached.ts';
 import type { LoadedScripts } from './scripts/loader.ts';
+import { buildUserLayer, installUserLayer } from './user-layer.ts';
 import { Store } from './store/store.ts';
 
 /** A running Pipit instance without transports: what HTTP, the CLI and `run()` all sit on. */
 export interface Service {
+  /** The configuration in effect (a reload replaces its procedures, hooks, crons and log level). */
   config: LoadedConfig;
+  /** The plugins this service can enable (Pipit's own unless a test gave others). */
+  plugins: readonly PluginDef[];
   events: Events;
   /** Cron jobs, added (from config and scripts) but started only by `startPipit`. */
   scheduler: Scheduler;
@@ -104,10 +104,12 @@ export async function createService(
       started.push({ def, state });
       registry.addPlugin({ def, config: section.config, state, actions: compileActions(def) });
     }
-    for (const section of config.procedures)
-      registry.addProcedure(procedureFromConfig(section, () => services));
-    for (const section of config.hooks) events.hooks.add(hookFromConfig(section, () => services));
-    for (const section of config.crons) scheduler.add(cronFromConfig(section, () => services));
+    // YAML sections first, without scripts: a bad one stops the start before anything runs.
+    if (opts.loadScripts === false)
+      installUserLayer(
+        await buildUserLayer(config, services, { generation: 0, loadScripts: false }),
+        { registry, hooks: events.hooks, scheduler },
+      );
   } catch (err) {
     for (const { def, state } of started.reverse()) await def.stop?.(state);
     store.close();
@@ -118,6 +120,7 @@ export async function createService(
   let attachedToLibrary = false;
   const service: Service = {
     config,
+    plugins: available,
     events,
     log,
     store,
@@ -126,7 +129,7 @@ export async function createService(
     execute: services.execute,
     services,
     scheduler,
-    scripts: { files: [], failed: [], crons: [] },
+    scripts: { files: [], failed: [], procedures: [], hooks: [], crons: [] },
     async close() {
       if (closed) return;
       closed = true;
@@ -149,14 +152,14 @@ export async function createService(
   if (opts.loadScripts !== false) {
     attachService(service);
     attachedToLibrary = true;
-    service.scripts = await loadScripts(config.scriptsDir, services);
-    for (const job of service.scripts.crons) {
-      try {
-        scheduler.add(job);
-      } catch (err) {
-        log.error({ err }, (err as Error).message);
-        service.scripts.failed.push({ file: job.source, error: (err as Error).message });
-      }
+    try {
+      const layer = await buildUserLayer(config, services, { generation: 0, loadScripts: true });
+      installUserLayer(layer, { registry, hooks: events.hooks, scheduler });
+      service.scripts = layer.scripts;
+      for (const warning of layer.warnings) log.warn(warning);
+    } catch (err) {
+      await service.close();
+      throw err;
     }
   }
   return service;

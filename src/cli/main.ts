@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
-import { isPipitError, toPipitError } from '../core/errors.ts';
+import { isPipitError, PipitError, toPipitError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
 import { installProcessPolicy } from '../process-policy.ts';
+import { reloadService } from '../reload.ts';
 import { resolveConfig, startPipit } from '../runtime.ts';
 import { createService } from '../service.ts';
 import type { Service } from '../service.ts';
+import { runCommand } from '../control/commands.ts';
+import type { CommandName } from '../control/commands.ts';
+import { openControl } from '../control/client.ts';
+import type { ControlClient } from '../control/client.ts';
+import type { ResponseMessage } from '../core/messages.ts';
 import { parseCliArgs } from './args.ts';
 import { readPassword } from './prompt.ts';
 import { spotifyLogin } from './spotify.ts';
@@ -21,6 +27,37 @@ const program = new Command('pipit')
   .showHelpAfterError();
 
 const configPath = () => program.opts<{ config?: string }>().config;
+
+const LOCAL_HELP =
+  'work on the database in this process even when a service is running (by default the command goes through the running service)';
+
+// State-changing commands go through the running service's control socket when there is one, so
+// that it sees the change at once (its events, caches and variables); else, or with --local, they
+// run on a service of their own in this process.
+async function viaService<T>(
+  opts: { local?: boolean },
+  how: { remote: (control: ControlClient) => Promise<T>; local: (service: Service) => Promise<T> },
+): Promise<T> {
+  if (!opts.local) {
+    const { config } = resolveConfig({ explicit: configPath() });
+    const control = await openControl(config.workdir);
+    if (control) {
+      try {
+        return await how.remote(control);
+      } finally {
+        control.close();
+      }
+    }
+  }
+  return withService(how.local);
+}
+
+// One of the CLI's user and token commands, through the running service or locally.
+const command = (name: CommandName, args: Record<string, unknown>, opts: { local?: boolean }) =>
+  viaService(opts, {
+    remote: (control) => control.call({ kind: 'command', command: name, args }),
+    local: (service) => runCommand(service, name, args),
+  });
 
 // Commands other than `start` only need the service, quietly.
 async function withService<T>(fn: (service: Service) => Promise<T>): Promise<T> {
@@ -62,6 +99,8 @@ program
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
+    // Reload: the outcome (or the refusal, the old configuration kept) is in the log.
+    process.on('SIGHUP', () => void reloadService(running.service).catch(() => undefined));
   });
 
 program
@@ -70,16 +109,15 @@ program
     'run an action or procedure in-process: key=value (string) or key:=json (typed) arguments',
   )
   .option('--args <json>', 'arguments as one JSON object')
-  .action(async (action: string, words: string[], opts: { args?: string }) => {
-    const args = parseCliArgs(words, opts.args);
-    await withService(async (service) => {
-      const { message } = await service.execute(
-        { type: 'request', action, args },
-        { target: 'cli' },
-      );
-      print(message);
-      if (message.response.errors.length) process.exitCode = 1;
-    });
+  .option('--local', LOCAL_HELP)
+  .action(async (action: string, words: string[], opts: { args?: string; local?: boolean }) => {
+    const request = { type: 'request', action, args: parseCliArgs(words, opts.args) };
+    const message = (await viaService(opts, {
+      remote: (control) => control.call({ kind: 'execute', request }),
+      local: async (service) => (await service.execute(request, { target: 'cli' })).message,
+    })) as ResponseMessage;
+    print(message);
+    if (message.response.errors.length) process.exitCode = 1;
   });
 
 program
@@ -132,47 +170,59 @@ program
     );
   });
 
+program
+  .command('reload')
+  .description(
+    "reload the running service's configuration and scripts (as SIGHUP does): prints what changed",
+  )
+  .action(async () => {
+    const { config } = resolveConfig({ explicit: configPath() });
+    const control = await openControl(config.workdir);
+    if (!control)
+      throw new PipitError(
+        'UNAVAILABLE',
+        `no Pipit is running with the workdir ${config.workdir}: start it with "pipit start"`,
+      );
+    try {
+      print(await control.call({ kind: 'command', command: 'service.reload', args: {} }));
+    } finally {
+      control.close();
+    }
+  });
+
 const user = program.command('user').description('manage users');
 user
   .command('add <name>')
   .option('--password-stdin', 'read the password from standard input')
-  .action(async (name: string, opts: { passwordStdin?: boolean }) => {
+  .option('--local', LOCAL_HELP)
+  .action(async (name: string, opts: { passwordStdin?: boolean; local?: boolean }) => {
     const password = await readPassword(`Password for ${name}: `, {
       fromStdin: Boolean(opts.passwordStdin),
       command: `user add ${name}`,
     });
-    await withService(async (s) =>
-      print({ username: (await s.auth.addUser(name, password)).username }),
-    );
+    print(await command('user.add', { name, password }, opts));
   });
-user.command('list').action(() => withService(async (s) => print(s.store.users.list())));
+user
+  .command('list')
+  .option('--local', LOCAL_HELP)
+  .action(async (opts: { local?: boolean }) => print(await command('user.list', {}, opts)));
 user
   .command('passwd <name>')
   .option('--password-stdin', 'read the password from standard input')
-  .action(async (name: string, opts: { passwordStdin?: boolean }) => {
+  .option('--local', LOCAL_HELP)
+  .action(async (name: string, opts: { passwordStdin?: boolean; local?: boolean }) => {
     const password = await readPassword(`New password for ${name}: `, {
       fromStdin: Boolean(opts.passwordStdin),
       command: `user passwd ${name}`,
     });
-    await withService(async (s) => {
-      await s.auth.setPassword(findUser(s, name).id, password);
-      print({ username: name, password_changed: true });
-    });
+    print(await command('user.passwd', { name, password }, opts));
   });
 user
   .command('remove <name>')
-  .action((name: string) =>
-    withService(async (s) =>
-      print({ username: name, removed: s.auth.removeUser(findUser(s, name).id) }),
-    ),
+  .option('--local', LOCAL_HELP)
+  .action(async (name: string, opts: { local?: boolean }) =>
+    print(await command('user.remove', { name }, opts)),
   );
-
-function findUser(s: Service, name: string) {
-  const row = s.store.users.byName(name);
-  if (!row)
-    throw toPipitError(new Error(`no user named "${name}" (see "pipit user list")`), 'NOT_FOUND');
-  return row;
-}
 
 const token = program.command('token').description('manage API tokens');
 token
@@ -181,27 +231,32 @@ token
   .addOption(
     new Option('--expiry-days <days>', 'days until it expires (default: never)').argParser(Number),
   )
-  .action((name: string, opts: { name?: string; expiryDays?: number }) =>
-    withService(async (s) =>
-      print(
-        await s.auth.issueToken(findUser(s, name), {
-          name: opts.name,
-          expiryDays: opts.expiryDays,
-        }),
+  .option('--local', LOCAL_HELP)
+  .action(async (name: string, opts: { name?: string; expiryDays?: number; local?: boolean }) =>
+    print(
+      await command(
+        'token.create',
+        {
+          user: name,
+          ...(opts.name === undefined ? {} : { name: opts.name }),
+          ...(opts.expiryDays === undefined ? {} : { expiry_days: opts.expiryDays }),
+        },
+        opts,
       ),
     ),
   );
 token
   .command('list <user>')
-  .action((name: string) =>
-    withService(async (s) => print(s.auth.listTokens(findUser(s, name).id))),
+  .option('--local', LOCAL_HELP)
+  .action(async (name: string, opts: { local?: boolean }) =>
+    print(await command('token.list', { user: name }, opts)),
   );
-token.command('revoke <user> <id>').action((name: string, id: string) =>
-  withService(async (s) => {
-    s.auth.revokeToken(findUser(s, name).id, id);
-    print({ id, revoked: true });
-  }),
-);
+token
+  .command('revoke <user> <id>')
+  .option('--local', LOCAL_HELP)
+  .action(async (name: string, id: string, opts: { local?: boolean }) =>
+    print(await command('token.revoke', { user: name, id }, opts)),
+  );
 
 program.parseAsync().catch((err: unknown) => {
   const error = toPipitError(err, 'INTERNAL');

@@ -27,6 +27,8 @@ export interface ProcedureEntry {
   summary: string;
   /** Where it was defined: a config file or a script path. */
   source: string;
+  /** The actions its steps call, where known (YAML), for the check at load. */
+  calls?: { action: string; path: string }[];
   run(args: Record<string, unknown>, ctx: ProcedureRunContext): Promise<unknown>;
 }
 
@@ -105,6 +107,13 @@ export class Registry {
   addProcedure(entry: ProcedureEntry): void {
     this.resolved.clear();
     this.procedures.set(entry.name, entry);
+  }
+
+  /** Replaces every procedure at once (a reload): calls resolve to the new set from now on. */
+  replaceProcedures(entries: readonly ProcedureEntry[]): void {
+    this.resolved.clear();
+    this.procedures.clear();
+    for (const entry of entries) this.procedures.set(entry.name, entry);
   }
 
   /** The canonical plugin name for a name or alias. */

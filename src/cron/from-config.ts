@@ -1,6 +1,7 @@
 import type { UserSection } from '../config/load.ts';
 import { PipitError } from '../core/errors.ts';
 import type { Services } from '../core/services.ts';
+import { actionsUsed } from '../procedures/actions-used.ts';
 import { parseSteps } from '../procedures/dsl.ts';
 import { stepExecutor } from '../procedures/executor.ts';
 import type { Step } from '../procedures/dsl.ts';
@@ -47,6 +48,7 @@ export function cronFromConfig(section: UserSection, services: () => Services): 
     expression: expression as string,
     timezone: timezone as string | undefined,
     source: section.source,
+    calls: actionsUsed(steps),
     run: async (signal) => {
       await runSteps(
         steps,

@@ -9,6 +9,8 @@ export interface CronJobDef {
   /** IANA time zone (e.g. "Europe/Rome"); default: the machine's. */
   timezone?: string | undefined;
   source: string;
+  /** The actions its steps call, where known (YAML), for the check at load. */
+  calls?: { action: string; path: string }[];
   run(signal: AbortSignal): Promise<unknown>;
 }
 
@@ -19,6 +21,29 @@ interface Job {
   def: CronJobDef;
   cron: Cron;
   running: boolean;
+}
+
+// A paused Cron for a job, or CONFIG_INVALID naming its expression and time zone.
+function pausedCron(def: CronJobDef, onTick: () => Promise<void> | void): Cron {
+  let cron: Cron;
+  try {
+    cron = new Cron(
+      def.expression,
+      {
+        paused: true,
+        ...(def.timezone ? { timezone: def.timezone } : {}),
+      },
+      onTick,
+    );
+    cron.nextRun();
+  } catch (err) {
+    throw new PipitError(
+      'CONFIG_INVALID',
+      `${def.source}: cron.${def.name}: invalid cron_expression "${def.expression}"${def.timezone ? ` or timezone "${def.timezone}"` : ''}: ${(err as Error).message}`,
+      { cause: err },
+    );
+  }
+  return cron;
 }
 
 /**
@@ -35,6 +60,7 @@ export class Scheduler {
   private readonly log: Logger;
   private readonly controller = new AbortController();
   private readonly listeners = new Set<(name: string, result: CronRunResult) => void>();
+  private started = false;
 
   constructor(log: Logger) {
     this.log = log;
@@ -47,30 +73,51 @@ export class Scheduler {
         'CONFIG_INVALID',
         `${def.source}: a cron job named "${def.name}" already exists`,
       );
-    let cron: Cron;
-    try {
-      cron = new Cron(
-        def.expression,
-        {
-          paused: true,
-          ...(def.timezone ? { timezone: def.timezone } : {}),
-        },
-        async () => {
-          await this.runNow(def.name);
-        },
-      );
-      cron.nextRun();
-    } catch (err) {
-      throw new PipitError(
-        'CONFIG_INVALID',
-        `${def.source}: cron.${def.name}: invalid cron_expression "${def.expression}"${def.timezone ? ` or timezone "${def.timezone}"` : ''}: ${(err as Error).message}`,
-        { cause: err },
-      );
+    this.jobs.set(def.name, { def, cron: this.schedule(def), running: false });
+    if (this.started) this.jobs.get(def.name)!.cron.resume();
+  }
+
+  /**
+   * Replaces every job at once (a reload): all new ones are validated first, so a bad one leaves
+   * the old schedule untouched; runs in progress finish.
+   */
+  replaceAll(defs: readonly CronJobDef[]): void {
+    const names = new Set<string>();
+    const jobs = defs.map((def) => {
+      if (names.has(def.name))
+        throw new PipitError(
+          'CONFIG_INVALID',
+          `${def.source}: a cron job named "${def.name}" already exists`,
+        );
+      names.add(def.name);
+      return { def, cron: this.schedule(def), running: false };
+    });
+    for (const job of this.jobs.values()) job.cron.stop();
+    this.jobs.clear();
+    for (const job of jobs) {
+      this.jobs.set(job.def.name, job);
+      if (this.started) job.cron.resume();
     }
-    this.jobs.set(def.name, { def, cron, running: false });
+  }
+
+  /**
+   * Checks a job's expression and time zone without scheduling it; CONFIG_INVALID when bad.
+   *
+   * @example
+   * Scheduler.validate({ name: 'x', expression: '0 23 * * *', source: 'a.ts', run });
+   */
+  static validate(def: CronJobDef): void {
+    pausedCron(def, () => undefined).stop();
+  }
+
+  private schedule(def: CronJobDef): Cron {
+    return pausedCron(def, async () => {
+      await this.runNow(def.name);
+    });
   }
 
   start(): void {
+    this.started = true;
     for (const job of this.jobs.values()) job.cron.resume();
   }
 

@@ -1,6 +1,7 @@
 import type { UserSection } from '../config/load.ts';
 import { PipitError } from '../core/errors.ts';
 import type { Services } from '../core/services.ts';
+import { actionsUsed } from '../procedures/actions-used.ts';
 import { parseSteps } from '../procedures/dsl.ts';
 import { stepExecutor } from '../procedures/executor.ts';
 import { runSteps } from '../procedures/runner.ts';
@@ -76,6 +77,7 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
     name,
     source: section.source,
     matches,
+    calls: actionsUsed(steps).filter((c) => c.action !== SEND_RESPONSE_ACTION),
     run: (event, ctx) => {
       const execute = stepExecutor(services(), { target: 'hook', depth: 0, signal: ctx.signal });
       return runSteps(

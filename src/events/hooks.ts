@@ -27,6 +27,8 @@ export interface Hook {
   /** Config file or script path, for logs and errors. */
   source: string;
   matches: EventPredicate;
+  /** The actions its steps call, where known (YAML), for the check at load. */
+  calls?: { action: string; path: string }[];
   run(event: PipitEvent, ctx: HookRunContext): Promise<unknown>;
 }
 
@@ -59,6 +61,11 @@ export class Hooks {
       );
     }
     this.hooks.push(hook);
+  }
+
+  /** Replaces every hook at once (a reload); runs already started finish with the old ones. */
+  replaceAll(hooks: readonly Hook[]): void {
+    this.hooks.splice(0, this.hooks.length, ...hooks);
   }
 
   list(): readonly Hook[] {

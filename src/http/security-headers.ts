@@ -46,6 +46,7 @@ const API_PATHS = new Set([
   '/login',
   '/logout',
   '/tokens',
+  '/reload',
 ]);
 
 const HSTS = 'max-age=31536000; includeSubDomains';

@@ -13,6 +13,7 @@ import { sendError } from './reply.ts';
 import { authRoutes } from './routes/auth.ts';
 import { executeRoute } from './routes/execute.ts';
 import { hookRoutes } from './routes/hook.ts';
+import { reloadRoute } from './routes/reload.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { serveSpaFallback, uiRoutes, wantsSpaPage } from './routes/ui.ts';
 import { wsRoutes } from './ws/routes.ts';
@@ -139,6 +140,7 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
     );
     authRoutes(scope, service);
     tokenRoutes(scope, service);
+    reloadRoute(scope, service);
     await wsRoutes(scope, service);
     await hookRoutes(scope, service);
     for (const plugin of service.registry.plugins.values()) {

@@ -2,6 +2,7 @@ import type { UserSection } from '../config/load.ts';
 import { PipitError } from '../core/errors.ts';
 import type { ProcedureEntry } from '../core/registry.ts';
 import type { Services } from '../core/services.ts';
+import { actionsUsed } from './actions-used.ts';
 import { parseProcedure } from './dsl.ts';
 import { stepExecutor } from './executor.ts';
 import { runProcedure } from './runner.ts';
@@ -29,6 +30,7 @@ export function procedureFromConfig(
     params: def.params,
     summary: `YAML procedure (${def.steps.length} step${def.steps.length === 1 ? '' : 's'})`,
     source: section.source,
+    calls: actionsUsed(def.steps),
     run: (args, ctx) =>
       runProcedure(def, args, {
         execute: stepExecutor(services(), {

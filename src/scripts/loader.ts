@@ -5,7 +5,8 @@ import { pathToFileURL } from 'node:url';
 import type { Services } from '../core/services.ts';
 import type { CronJobDef } from '../cron/scheduler.ts';
 import type { PipitEvent } from '../events/event.ts';
-import type { HookResponse } from '../events/hooks.ts';
+import type { Hook, HookResponse } from '../events/hooks.ts';
+import type { ProcedureEntry } from '../core/registry.ts';
 import { compileCondition } from '../events/match.ts';
 import { drainRegistrations } from './api.ts';
 import type { ScriptEvent, ScriptRegistration } from './api.ts';
@@ -28,10 +29,12 @@ function installPipitResolver(): void {
   });
 }
 
-/** What loading the scripts produced. */
+/** What loading the scripts produced: their files, failures, and registrations to install. */
 export interface LoadedScripts {
   files: string[];
   failed: { file: string; error: string }[];
+  procedures: ProcedureEntry[];
+  hooks: Hook[];
   crons: CronJobDef[];
 }
 
@@ -43,17 +46,17 @@ function toScriptEvent(event: PipitEvent, respond?: (r: HookResponse) => void): 
   return { ...event.args, event, sendResponse: send, send_response: send };
 }
 
-function apply(
+function collect(
   file: string,
   entry: ScriptRegistration,
   index: number,
   services: Services,
-  crons: CronJobDef[],
+  into: Pick<LoadedScripts, 'procedures' | 'hooks' | 'crons'>,
 ): void {
   const source = file;
   const stem = basename(file).replace(SCRIPT, '');
   if (entry.kind === 'procedure') {
-    services.registry.addProcedure({
+    into.procedures.push({
       name: entry.name,
       params: entry.params,
       summary: `script procedure (${basename(file)})`,
@@ -63,14 +66,14 @@ function apply(
   } else if (entry.kind === 'hook') {
     const kind = services.events.kinds.resolve(entry.event);
     const matches = compileCondition({ ...entry.filter, type: kind });
-    services.events.hooks.add({
+    into.hooks.push({
       name: entry.name ?? `${stem}#${index}`,
       source,
       matches,
       run: async (event, ctx) => entry.fn(toScriptEvent(event, ctx.respond)),
     });
   } else {
-    crons.push({
+    into.crons.push({
       name: entry.name ?? `${stem}#${index}`,
       expression: entry.expression,
       timezone: entry.timezone,
@@ -82,14 +85,20 @@ function apply(
 
 /**
  * Loads the `.ts` (Node 24 type stripping), `.js` and `.mjs` files of `scripts_dir` in name order
- * and registers their procedures and hooks (crons are returned for the scheduler). A script that
- * fails to load is reported with its file and error and does not stop the others or the service.
+ * and collects their procedures, hooks and crons, to be installed by the caller. A script that
+ * fails to load is reported with its file and error and does not stop the others. `generation`
+ * (a reload's number) makes Node load the files afresh instead of from its module cache; modules
+ * they import themselves stay cached.
  *
  * @example
- * const { crons, failed } = await loadScripts(config.scriptsDir, services);
+ * const { procedures, hooks, crons, failed } = await loadScripts(config.scriptsDir, services);
  */
-export async function loadScripts(dir: string, services: Services): Promise<LoadedScripts> {
-  const result: LoadedScripts = { files: [], failed: [], crons: [] };
+export async function loadScripts(
+  dir: string,
+  services: Services,
+  generation = 0,
+): Promise<LoadedScripts> {
+  const result: LoadedScripts = { files: [], failed: [], procedures: [], hooks: [], crons: [] };
   if (!existsSync(dir)) return result;
   installPipitResolver();
   const files = readdirSync(dir)
@@ -99,11 +108,18 @@ export async function loadScripts(dir: string, services: Services): Promise<Load
   for (const file of files) {
     drainRegistrations();
     try {
-      await import(pathToFileURL(file).href);
+      const url = pathToFileURL(file).href;
+      await import(generation ? `${url}?reload=${generation}` : url);
       const entries = drainRegistrations();
-      const crons: CronJobDef[] = [];
-      entries.forEach((entry, i) => apply(file, entry, i, services, crons));
-      result.crons.push(...crons);
+      const collected: Pick<LoadedScripts, 'procedures' | 'hooks' | 'crons'> = {
+        procedures: [],
+        hooks: [],
+        crons: [],
+      };
+      entries.forEach((entry, i) => collect(file, entry, i, services, collected));
+      result.procedures.push(...collected.procedures);
+      result.hooks.push(...collected.hooks);
+      result.crons.push(...collected.crons);
       result.files.push(file);
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);

@@ -16,7 +16,8 @@ export interface PipitProcess {
 }
 
 /**
- * Starts `pipit start --config <path>` and resolves once its log says where it listens.
+ * Starts `pipit start --config <path>` and resolves once its log says where it listens (or, with
+ * `ready`, once a line matches it; its first group is the `url`).
  *
  * @example
  * const p = await startPipitProcess(configPath);
@@ -26,6 +27,7 @@ export interface PipitProcess {
 export async function startPipitProcess(
   configPath: string,
   env: NodeJS.ProcessEnv = {},
+  ready: RegExp = /Pipit listening on (\S+?)"/,
 ): Promise<PipitProcess> {
   const child = spawn(process.execPath, [CLI, 'start', '--config', configPath], {
     env: { ...process.env, PIPIT_LOG_LEVEL: 'info', ...env },
@@ -39,8 +41,8 @@ export async function startPipitProcess(
       buffer = lines.pop()!;
       for (const line of lines) {
         logs.push(line);
-        const match = /Pipit listening on (\S+?)"/.exec(line);
-        if (match) resolve(match[1]!);
+        const match = ready.exec(line);
+        if (match) resolve(match[1] ?? '');
       }
     };
     child.stdout.on('data', onData);

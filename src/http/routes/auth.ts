@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { ExpiryDays } from '../../auth/expiry.ts';
 import { PipitError } from '../../core/errors.ts';
 import type { Service } from '../../service.ts';
 import { authenticate, SESSION_COOKIE, sessionCookie } from '../guard.ts';
@@ -9,14 +10,6 @@ const Credentials = z.object({
   username: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
   password: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(1024),
 });
-
-/** A token's lifetime in days (null or absent: no expiry), for `POST /auth` and `POST /tokens`. */
-export const ExpiryDays = z
-  .number({ error: 'must be a number of days' })
-  .positive()
-  .max(3650)
-  .nullable()
-  .optional();
 
 /** `POST /auth` body: Platypush-compatible, plus an optional token name. */
 export const AuthBody = Credentials.extend({

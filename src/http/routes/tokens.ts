@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { isPipitError, PipitError } from '../../core/errors.ts';
 import type { Service } from '../../service.ts';
 import { requireUser } from '../guard.ts';
-import { ExpiryDays } from './auth.ts';
+import { ExpiryDays } from '../../auth/expiry.ts';
 import { parseBody } from '../reply.ts';
 
 const CreateToken = z.object({

@@ -1,0 +1,144 @@
+import type { LoadedConfig } from './config/load.ts';
+import { isPipitError, PipitError } from './core/errors.ts';
+import type { ProcedureEntry, Registry } from './core/registry.ts';
+import type { Services } from './core/services.ts';
+import { didYouMean } from './core/suggest.ts';
+import { cronFromConfig } from './cron/from-config.ts';
+import { Scheduler } from './cron/scheduler.ts';
+import type { CronJobDef } from './cron/scheduler.ts';
+import { hookFromConfig } from './events/from-config.ts';
+import type { Hook, Hooks } from './events/hooks.ts';
+import { procedureFromConfig } from './procedures/from-config.ts';
+import { loadScripts } from './scripts/loader.ts';
+import type { LoadedScripts } from './scripts/loader.ts';
+
+/**
+ * What a user defines, as opposed to what Pipit ships: procedures, hooks and crons from the YAML
+ * configuration and the scripts folder. Built whole, checked, then installed in one step, so that a
+ * reload either takes all of a new configuration or none of it.
+ */
+export interface UserLayer {
+  procedures: ProcedureEntry[];
+  hooks: Hook[];
+  crons: CronJobDef[];
+  scripts: LoadedScripts;
+  /** Things that load but deserve a look (an action of a plugin that is not enabled). */
+  warnings: string[];
+}
+
+function unique<T extends { name: string; source: string }>(items: T[], what: string): void {
+  const seen = new Map<string, string>();
+  for (const item of items) {
+    const before = seen.get(item.name);
+    if (before !== undefined)
+      throw new PipitError(
+        'CONFIG_INVALID',
+        `${item.source}: a ${what} named "${item.name}" is already defined in ${before}`,
+      );
+    seen.set(item.name, item.source);
+  }
+}
+
+// Every action a YAML procedure, hook or cron calls must exist when it loads: a misspelt one is
+// refused with a "did you mean", not discovered when the step first runs. An action of a plugin
+// Pipit has but the configuration does not enable only warns (its section may come later).
+function checkCalls(layer: UserLayer, registry: Registry): void {
+  const procedures = new Set(layer.procedures.map((p) => p.name));
+  const owners = [
+    ...layer.procedures.map((p) => ({ source: p.source, calls: p.calls })),
+    ...layer.hooks.map((h) => ({ source: h.source, calls: h.calls })),
+    ...layer.crons.map((c) => ({ source: c.source, calls: c.calls })),
+  ];
+  for (const { source, calls } of owners) {
+    for (const { action, path } of calls ?? []) {
+      if (action.startsWith('procedure.')) {
+        const name = action.slice('procedure.'.length);
+        if (!procedures.has(name))
+          throw new PipitError(
+            'CONFIG_INVALID',
+            `${source}: ${path}: no procedure named "${name}"${didYouMean(name, procedures)}`,
+          );
+        continue;
+      }
+      try {
+        registry.resolve(action);
+      } catch (err) {
+        if (!isPipitError(err, 'NOT_FOUND')) throw err;
+        if (/is not enabled/.test(err.message)) {
+          layer.warnings.push(`${source}: ${path}: ${err.message}`);
+          continue;
+        }
+        throw new PipitError('CONFIG_INVALID', `${source}: ${path}: ${err.message}`, {
+          cause: err,
+        });
+      }
+    }
+  }
+}
+
+/**
+ * Builds and checks the user layer of a configuration: YAML sections first, then the scripts.
+ * CONFIG_INVALID names the file and the problem (a bad section, a duplicate name, a misspelt
+ * action). With `strictScripts` (a reload), a script that fails to load refuses the whole layer;
+ * at start it is reported and the rest goes on.
+ *
+ * @example
+ * const layer = await buildUserLayer(config, services, { generation: 0, loadScripts: true });
+ */
+export async function buildUserLayer(
+  config: LoadedConfig,
+  services: Services,
+  opts: { generation: number; loadScripts: boolean; strictScripts?: boolean },
+): Promise<UserLayer> {
+  const get = () => services;
+  const scripts = opts.loadScripts
+    ? await loadScripts(config.scriptsDir, services, opts.generation)
+    : { files: [], failed: [], procedures: [], hooks: [], crons: [] };
+  // A script's cron with a bad expression is that script's failure, like a script that throws.
+  scripts.crons = scripts.crons.filter((job) => {
+    try {
+      Scheduler.validate(job);
+      return true;
+    } catch (err) {
+      scripts.failed.push({ file: job.source, error: (err as Error).message });
+      services.log.error({ err }, (err as Error).message);
+      return false;
+    }
+  });
+  if (opts.strictScripts && scripts.failed.length) {
+    const first = scripts.failed[0]!;
+    throw new PipitError('CONFIG_INVALID', `script ${first.file} failed to load: ${first.error}`);
+  }
+  const layer: UserLayer = {
+    procedures: [
+      ...config.procedures.map((s) => procedureFromConfig(s, get)),
+      ...scripts.procedures,
+    ],
+    hooks: [...config.hooks.map((s) => hookFromConfig(s, get)), ...scripts.hooks],
+    crons: [...config.crons.map((s) => cronFromConfig(s, get)), ...scripts.crons],
+    scripts,
+    warnings: [],
+  };
+  unique(layer.procedures, 'procedure');
+  unique(layer.hooks, 'hook');
+  unique(layer.crons, 'cron job');
+  checkCalls(layer, services.registry);
+  return layer;
+}
+
+/**
+ * Installs a checked user layer, replacing the previous one: new calls, events and schedules use it
+ * at once; runs already started finish with the old. The cron schedule is validated before anything
+ * is replaced.
+ *
+ * @example
+ * installUserLayer(layer, { registry, hooks: events.hooks, scheduler });
+ */
+export function installUserLayer(
+  layer: UserLayer,
+  into: { registry: Registry; hooks: Hooks; scheduler: Scheduler },
+): void {
+  into.scheduler.replaceAll(layer.crons);
+  into.registry.replaceProcedures(layer.procedures);
+  into.hooks.replaceAll(layer.hooks);
+}
