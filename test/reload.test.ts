@@ -27,11 +27,7 @@ beforeEach(async () => {
   mkdirSync(join(tmp.dir, 'scripts'));
   script('a.mjs', "import { procedure } from 'pipit';\nprocedure('version', () => 1);\n");
   // makeApp writes BASE's other lines itself; write() then rewrites the file whole.
-  t = await makeApp(
-    `scripts_dir: ./scripts
-${V1.slice(BASE.length)}`,
-    { dir: tmp.dir },
-  );
+  t = await makeApp(`scripts_dir: ./scripts\n${V1.slice(BASE.length)}`, { dir: tmp.dir });
   auth = { authorization: `Bearer ${await registerAndToken(t.app)}` };
 });
 afterEach(async () => {
