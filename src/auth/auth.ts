@@ -249,7 +249,10 @@ export class Auth {
     }
     const id = randomUUID();
     const expiresAt = days === null ? null : Math.floor(Date.now() / 1000 + days * 86_400);
-    const name = (opts.name ?? '').trim() || `token-${new Date().toISOString().slice(0, 10)}`;
+    // Unnamed tokens are told apart by when they were made (to the second, UTC).
+    const name =
+      (opts.name ?? '').trim() ||
+      `token-${new Date().toISOString().slice(0, 19).replace('T', '-').replaceAll(':', '')}`;
     if (name.length > 100)
       throw new PipitError('INVALID_ARGUMENTS', 'the token name must be at most 100 characters');
     const token = await this.jwt.sign({

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { PluginDef } from '../core/action.ts';
 import { PipitError } from '../core/errors.ts';
 import type { LogFormat } from '../core/logger.ts';
+import { didYouMean } from '../core/suggest.ts';
 import { preview } from '../core/validate.ts';
 import { defaultWorkdir, resolvePath, userConfigPath } from './paths.ts';
 import { CoreConfig, SECTION_PREFIXES } from './schema.ts';
@@ -77,14 +78,36 @@ function readWithIncludes(
   }
 }
 
-function issueText(source: string, prefix: string, issue: z.core.$ZodIssue, root: unknown): string {
+// The keys a (strict) object schema accepts at `path`, for "did you mean" on an unknown one.
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let at: unknown = schema;
+  const unwrap = () => {
+    for (let def = (at as { _zod?: { def?: { innerType?: unknown } } })._zod?.def; def?.innerType;)
+      def = (at = def.innerType) && (at as { _zod?: { def?: { innerType?: unknown } } })._zod?.def;
+  };
+  unwrap();
+  for (const key of path) {
+    at = (at as { shape?: Record<string, unknown> }).shape?.[String(key)];
+    unwrap();
+  }
+  return Object.keys((at as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
+}
+
+function issueText(
+  source: string,
+  prefix: string,
+  issue: z.core.$ZodIssue,
+  root: unknown,
+  schema: z.ZodType,
+): string {
   let value: unknown = root;
   for (const k of issue.path)
     value =
       value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[k] : undefined;
   const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
   if (issue.code === 'unrecognized_keys') {
-    return `${source}: ${path || '(top level)'}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    const known = keysAt(schema, issue.path);
+    return `${source}: ${path || '(top level)'}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${didYouMean(issue.keys[0]!, known)}${known.length ? ` (known: ${known.join(', ')})` : ''}`;
   }
   return `${source}: ${path}: ${issue.message}; got ${preview(value)}`;
 }
@@ -97,7 +120,9 @@ function parseOrThrow<T extends z.ZodType>(
 ): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const text = result.error.issues.map((i) => issueText(source, prefix, i, value)).join('\n');
+  const text = result.error.issues
+    .map((i) => issueText(source, prefix, i, value, schema))
+    .join('\n');
   throw new PipitError('CONFIG_INVALID', text, { cause: result.error });
 }
 
@@ -155,7 +180,7 @@ export function loadConfig(opts: {
     } else {
       throw new PipitError(
         'CONFIG_INVALID',
-        `${entry.source}: unknown key "${key}": expected a core key (${[...CORE_KEYS].join(', ')}), a plugin (${[...byName.keys()].sort().join(', ')}), or a procedure./event.hook./cron. entry`,
+        `${entry.source}: unknown key "${key}"${didYouMean(key, [...CORE_KEYS, ...byName.keys()])} A top-level key is a core key (${[...CORE_KEYS].join(', ')}), a plugin (${[...byName.keys()].sort().join(', ')}), or a procedure./event.hook./cron. entry`,
       );
     }
   }

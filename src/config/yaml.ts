@@ -52,13 +52,23 @@ export function readYamlFile(path: string, env: NodeJS.ProcessEnv): Record<strin
   });
   if (doc.errors.length) {
     const first = doc.errors[0]!;
-    throw new PipitError(
-      'CONFIG_INVALID',
-      `${path}: not valid YAML: ${first.message.split('\n')[0]}`,
-      {
-        cause: first,
-      },
-    );
+    // "line L, column C", the line itself and a caret under the column; at the end of the file,
+    // the last line with text, where the unfinished construct is.
+    const [pos] = first.linePos ?? [];
+    const reason = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const lines = text.split('\n');
+    let where = '';
+    if (pos) {
+      let line = pos.line;
+      let col = pos.col;
+      while (line > 1 && !(lines[line - 1] ?? '').trim())
+        col = (lines[--line - 1] ?? '').length + 1;
+      const ending = line === pos.line ? '' : ' (the file ends without closing it)';
+      where = ` at line ${line}, column ${col}${ending}:\n  ${lines[line - 1] ?? ''}\n  ${' '.repeat(Math.max(0, col - 1))}^`;
+    }
+    throw new PipitError('CONFIG_INVALID', `${path}: not valid YAML: ${reason}${where}`, {
+      cause: first,
+    });
   }
   const value: unknown = doc.toJS({ maxAliasCount: 100 });
   if (problems.length) throw new PipitError('CONFIG_INVALID', `${path}: ${problems.join('; ')}`);

@@ -123,6 +123,14 @@ export function createExecute(deps: {
       const args = request.args ?? {};
       const signal = opts.signal ?? NEVER_ABORTED;
       if (resolved.kind === 'procedure') {
+        const missing = resolved.procedure.required?.filter((p) => !Object.hasOwn(args, p));
+        if (missing?.length) {
+          const { name, params } = resolved.procedure;
+          throw new PipitError(
+            'INVALID_ARGUMENTS',
+            `procedure.${name}: missing argument${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')} (declared as procedure.${name}(${params.join(', ')})): pass ${missing.length > 1 ? 'them' : 'it'}, or declare a default such as ${missing[0]}=null`,
+          );
+        }
         const depth = (opts.depth ?? 0) + 1;
         if (depth > MAX_PROCEDURE_DEPTH) {
           throw new PipitError(

@@ -24,6 +24,8 @@ export interface ProcedureEntry {
   name: string;
   /** Declared argument names; procedures also accept undeclared ones, as in Platypush. */
   params: string[];
+  /** Declared arguments without a default, which a call must pass (YAML procedures). */
+  required?: string[];
   summary: string;
   /** Where it was defined: a config file or a script path. */
   source: string;

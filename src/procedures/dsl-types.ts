@@ -70,5 +70,7 @@ export interface ProcedureDefinition {
   name: string;
   /** Declared argument names, in order (`procedure.morning(volume, device)`). */
   params: string[];
+  /** Declared defaults (`procedure.morning(volume=50)`); the other parameters are required. */
+  defaults: Record<string, unknown>;
   steps: Step[];
 }

@@ -21,14 +21,29 @@ describe('parseProcedureKey', () => {
     expect(parseProcedureKey('procedure.morning(volume, device)')).toEqual({
       name: 'morning',
       params: ['volume', 'device'],
+      defaults: {},
     });
-    expect(parseProcedureKey('procedure.morning')).toEqual({ name: 'morning', params: [] });
-    expect(parseProcedureKey('procedure.morning()')).toEqual({ name: 'morning', params: [] });
+    expect(parseProcedureKey('procedure.morning')).toEqual({
+      name: 'morning',
+      params: [],
+      defaults: {},
+    });
+    expect(parseProcedureKey('procedure.morning()')).toEqual({
+      name: 'morning',
+      params: [],
+      defaults: {},
+    });
     expect(parseProcedureKey('procedure.lights.on(level)')).toEqual({
       name: 'lights.on',
       params: ['level'],
+      defaults: {},
     });
-    expect(parseProcedureKey('procedure.sync.night')).toEqual({ name: 'night', params: [] });
+    expect(parseProcedureKey('procedure.m(volume=50, device=null, name="den", on=true)')).toEqual({
+      name: 'm',
+      params: ['volume', 'device', 'name', 'on'],
+      defaults: { volume: 50, device: null, name: 'den', on: true },
+    });
+    expect(parseProcedureKey('procedure.sync.night')).toEqual({ name: 'night', params: [], defaults: {} });
   });
 
   it('refuses malformed keys', () => {

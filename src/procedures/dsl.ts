@@ -1,3 +1,4 @@
+import { parse as parseYaml } from 'yaml';
 /**
  * Parses and validates the Platypush-compatible YAML procedure DSL (already turned into JS values by
  * `yaml`) into the typed tree of dsl-types.ts. Every `${...}` is compiled here, so a bad procedure is
@@ -254,10 +255,15 @@ export function parseSteps(body: unknown, where: string): Step[] {
  * Splits a procedure config key into name and declared parameters.
  *
  * @example
- * parseProcedureKey('procedure.morning(volume, device)'); // { name: 'morning', params: ['volume', 'device'] }
- * parseProcedureKey('procedure.morning'); // { name: 'morning', params: [] }
+ * parseProcedureKey('procedure.morning(volume, device=null)');
+ * // { name: 'morning', params: ['volume', 'device'], defaults: { device: null } }
+ * parseProcedureKey('procedure.morning'); // { name: 'morning', params: [], defaults: {} }
  */
-export function parseProcedureKey(key: string): { name: string; params: string[] } {
+export function parseProcedureKey(key: string): {
+  name: string;
+  params: string[];
+  defaults: Record<string, unknown>;
+} {
   if (typeof key === 'string' && /^procedure\.async\./.test(key)) {
     invalid(
       key,
@@ -266,15 +272,21 @@ export function parseProcedureKey(key: string): { name: string; params: string[]
   }
   const text = check(ProcedureKeySchema, typeof key === 'string' ? key.trim() : key, String(key));
   const [, name = '', list] = /^procedure\.(?:sync\.)?([^\s(]+)\s*(?:\((.*)\))?$/.exec(text) ?? [];
-  const params =
+  const declared =
     list === undefined || list.trim() === '' ? [] : list.split(',').map((p) => p.trim());
-  const seen = new Set<string>();
-  for (const param of params) {
+  const params: string[] = [];
+  // `name=value` declares a default (a YAML scalar: 50, "text", true, null); without one the
+  // argument must be passed.
+  const defaults: Record<string, unknown> = {};
+  for (const entry of declared) {
+    const eq = entry.indexOf('=');
+    const param = (eq < 0 ? entry : entry.slice(0, eq)).trim();
     check(VariableName, param, `${key} parameter ${JSON.stringify(param)}`);
-    if (seen.has(param)) invalid(key, `parameter "${param}" is declared twice`);
-    seen.add(param);
+    if (params.includes(param)) invalid(key, `parameter "${param}" is declared twice`);
+    params.push(param);
+    if (eq >= 0) defaults[param] = parseYaml(entry.slice(eq + 1).trim() || 'null') as unknown;
   }
-  return { name, params };
+  return { name, params, defaults };
 }
 
 /**
@@ -287,6 +299,6 @@ export function parseProcedureKey(key: string): { name: string; params: string[]
  * proc.params; // ['volume']
  */
 export function parseProcedure(key: string, body: unknown): ProcedureDefinition {
-  const { name, params } = parseProcedureKey(key);
-  return { name, params, steps: parseSteps(body, `procedure.${name}`) };
+  const { name, params, defaults } = parseProcedureKey(key);
+  return { name, params, defaults, steps: parseSteps(body, `procedure.${name}`) };
 }

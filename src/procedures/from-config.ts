@@ -28,6 +28,7 @@ export function procedureFromConfig(
   return {
     name: def.name,
     params: def.params,
+    required: def.params.filter((p) => !Object.hasOwn(def.defaults, p)),
     summary: `YAML procedure (${def.steps.length} step${def.steps.length === 1 ? '' : 's'})`,
     source: section.source,
     calls: actionsUsed(def.steps),

@@ -283,8 +283,9 @@ export async function runSteps(
 }
 
 /**
- * Runs a YAML procedure. All `args` become variables; declared parameters that were not passed are
- * `null`. Failing actions stop the run with PipitError('ACTION_FAILED') naming the step, unless the
+ * Runs a YAML procedure. All `args` become variables; declared parameters that were not passed take
+ * their declared default (required ones are checked by `execute()` before the run). Failing
+ * actions stop the run with PipitError('ACTION_FAILED') naming the step, unless the
  * step has `ignore_errors: true`.
  *
  * @example
@@ -297,6 +298,7 @@ export async function runProcedure(
   deps: RunnerDeps,
 ): Promise<unknown> {
   const declared: Record<string, unknown> = {};
-  for (const param of proc.params) if (!Object.hasOwn(args, param)) declared[param] = null;
+  for (const param of proc.params)
+    if (!Object.hasOwn(args, param)) declared[param] = proc.defaults[param] ?? null;
   return runSteps(proc.steps, newContext(declared, args), deps);
 }

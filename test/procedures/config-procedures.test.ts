@@ -10,7 +10,7 @@ import type { TestApp } from '../helpers/service.ts';
 
 const YAML = `
 scripts_dir: ./scripts
-procedure.greet(name, punctuation):
+procedure.greet(name, punctuation=null):
   - action: utils.echo
     args:
       text: 'Hello, \${name}\${punctuation ?? "!"}'
@@ -84,6 +84,14 @@ describe('procedures', () => {
     const res = await exec('procedure.count', { n: 4 });
     expect(res.json().response.output).toBe(10);
     expect(t.service.store.variables.get('last_total')).toBe(10);
+  });
+
+  it('refuses a call without a required argument with 400 naming it; defaults fill the others', async () => {
+    const res = await exec('procedure.greet', {});
+    expect(res.statusCode).toBe(400);
+    expect(res.json().response.errors[0]).toMatch(
+      /^procedure\.greet: missing argument "name" \(declared as procedure\.greet\(name, punctuation\)\)/,
+    );
   });
 
   it('calls procedures from procedures', async () => {
