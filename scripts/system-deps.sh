@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite drives for real: Chromium, for the web UI's end-to-end
-# tests. Needs root (or sudo). Does nothing when it is present.
+# Installs the Debian packages the test suite and the benchmarks drive for real:
+# - chromium: the web UI's end-to-end tests (Playwright);
+# - systemd: `systemd-analyze verify` checks deploy/pipit.service;
+# - wrk: the HTTP load generator of `npm run bench`.
+# Needs root (or sudo). Installs only what is missing.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+command -v wrk >/dev/null 2>&1 || need+=(wrk)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -1,0 +1,96 @@
+// Issue 11, "Done when": the README's commands work as written. The service is started with set-up
+// command 1's `npm start` (the test suite itself is command 2), then every shell block marked
+// `<!-- readme-test: run -->` runs in order in one shell, against that service.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/service.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** The shell blocks marked to run, in README order. */
+function runnableBlocks(markdown: string): string[] {
+  const blocks: string[] = [];
+  const pattern = /<!-- readme-test: run -->\s*```sh\n([\s\S]*?)```/g;
+  for (let m = pattern.exec(markdown); m; m = pattern.exec(markdown)) blocks.push(m[1]!);
+  return blocks;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let tmp: ReturnType<typeof tempDir>;
+let port: number;
+let service: ReturnType<typeof spawn>;
+const env = () => ({ ...process.env, PIPIT_CONFIG: join(tmp.dir, 'config.yaml'), HOME: tmp.dir });
+
+beforeAll(async () => {
+  tmp = tempDir();
+  port = await freePort();
+  writeFileSync(
+    join(tmp.dir, 'config.yaml'),
+    `device_id: readme\nworkdir: ./data\nbackend.http:\n  port: ${port}\n  bind_address: 127.0.0.1\n`,
+  );
+  service = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: env(), detached: true });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    service.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('Pipit listening on')) resolve();
+    });
+    service.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    service.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${out}`)));
+  });
+}, 60_000);
+
+afterAll(async () => {
+  if (service.exitCode === null) {
+    // npm start runs pipit in a child: signal the whole group.
+    process.kill(-service.pid!, 'SIGTERM');
+    await once(service, 'exit');
+  }
+  tmp.cleanup();
+});
+
+describe('the README', () => {
+  it('has runnable blocks in the sections a newcomer follows', () => {
+    expect(runnableBlocks(README).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('runs every marked command, in order, as written', async () => {
+    const script = runnableBlocks(README)
+      .join('\n')
+      .replaceAll('localhost:8008', `127.0.0.1:${port}`);
+    // In the checkout, as the README says (npx finds the pipit command there).
+    const shell = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, env: env() });
+    let stdout = '';
+    let stderr = '';
+    shell.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    shell.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const [code] = (await once(shell, 'exit')) as [number];
+    expect(code, `${stdout}\n${stderr}`).toBe(0);
+    // Each command did what the README says, not merely exit 0.
+    expect(stdout).toContain('"username": "ada"');
+    expect(stdout).toContain('"response":{"output":{"text":"hi"},"errors":[]}');
+    expect(stdout).toContain('"registration_open":false');
+    expect(stdout).toMatch(/"csrf_token":"[\w-]+"/);
+    // The token made for "kitchen tablet" was revoked by its id.
+    expect(stdout).toContain('{"success":true}');
+    expect(stdout).toContain('"count": 3');
+    expect(stdout).toContain('"artist": "Nina Simone"');
+    expect(stdout).toContain('echo  Returns the arguments it was given');
+    expect(stdout).toContain('"name": "cli"');
+    expect(stdout).toContain('"reloaded": true');
+    expect(stdout).not.toMatch(/"errors":\s*\[\s*"/);
+  }, 120_000);
+});
