@@ -68,6 +68,7 @@ export async function createService(
     bus: new LocalBus((err) => log.warn({ err }, 'an event subscriber failed')),
     origin: config.deviceId,
     log: log.child({ component: 'hooks' }),
+    namespace: config.eventNamespace,
   });
 
   const services: Services = {

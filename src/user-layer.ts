@@ -1,6 +1,10 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LoadedConfig } from './config/load.ts';
+import { compileActions, Registry } from './core/registry.ts';
+import type { PluginDef } from './core/action.ts';
 import { isPipitError, PipitError } from './core/errors.ts';
-import type { ProcedureEntry, Registry } from './core/registry.ts';
+import type { ProcedureEntry } from './core/registry.ts';
 import type { Services } from './core/services.ts';
 import { didYouMean } from './core/suggest.ts';
 import { cronFromConfig } from './cron/from-config.ts';
@@ -123,7 +127,59 @@ export async function buildUserLayer(
   unique(layer.hooks, 'hook');
   unique(layer.crons, 'cron job');
   checkCalls(layer, services.registry);
+  layer.warnings.push(...pythonScriptWarnings(config.scriptsDir));
   return layer;
+}
+
+/** One warning per Python script in the scripts folder: Pipit runs .ts, .js and .mjs only. */
+export function pythonScriptWarnings(scriptsDir: string): string[] {
+  if (!existsSync(scriptsDir)) return [];
+  return readdirSync(scriptsDir)
+    .filter((f) => f.endsWith('.py'))
+    .sort()
+    .map(
+      (f) =>
+        `${join(scriptsDir, f)}: a Python script, which Pipit does not run: rewrite it as a .ts or .js script (see docs/migrating-from-platypush.md)`,
+    );
+}
+
+/**
+ * Checks a configuration without starting anything (`pipit config check`): the file itself (by
+ * loading it), every YAML procedure, hook and cron with the actions they call, and the scripts
+ * folder. Throws CONFIG_INVALID on an error; returns the warnings (Platypush keys ignored, plugins
+ * Pipit does not have, Python scripts, actions of plugins that are not enabled).
+ *
+ * @example
+ * for (const warning of checkConfiguration(config, builtinPlugins)) console.log(warning);
+ */
+export function checkConfiguration(config: LoadedConfig, plugins: readonly PluginDef[]): string[] {
+  const registry = new Registry(plugins);
+  for (const def of plugins) {
+    const section = config.plugins.get(def.name);
+    if (section)
+      registry.addPlugin({
+        def,
+        config: section.config,
+        state: undefined,
+        actions: compileActions(def),
+      });
+  }
+  // YAML sections are only compiled here, never run: the services they would call are not needed.
+  const services = { registry } as unknown as Services;
+  const get = () => services;
+  const layer: UserLayer = {
+    procedures: config.procedures.map((s) => procedureFromConfig(s, get)),
+    hooks: config.hooks.map((s) => hookFromConfig(s, get)),
+    crons: config.crons.map((s) => cronFromConfig(s, get)),
+    scripts: { files: [], failed: [], procedures: [], hooks: [], crons: [] },
+    warnings: [],
+  };
+  unique(layer.procedures, 'procedure');
+  unique(layer.hooks, 'hook');
+  unique(layer.crons, 'cron job');
+  for (const job of layer.crons) Scheduler.validate(job);
+  checkCalls(layer, registry);
+  return [...config.warnings, ...layer.warnings, ...pythonScriptWarnings(config.scriptsDir)];
 }
 
 /**

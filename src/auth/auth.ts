@@ -11,7 +11,7 @@ import { Throttle } from './throttle.ts';
 export interface Principal {
   userId: number;
   username: string;
-  via: 'token' | 'session';
+  via: 'token' | 'session' | 'basic';
   tokenId?: string;
   sessionId?: string;
   csrfToken?: string;

@@ -3,7 +3,9 @@ import { Command, Option } from 'commander';
 import { isPipitError, PipitError, toPipitError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
 import { installProcessPolicy } from '../process-policy.ts';
+import { builtinPlugins } from '../plugins/index.ts';
 import { reloadService } from '../reload.ts';
+import { checkConfiguration } from '../user-layer.ts';
 import { resolveConfig, startPipit } from '../runtime.ts';
 import { createService } from '../service.ts';
 import type { Service } from '../service.ts';
@@ -86,6 +88,7 @@ program
       writeDefault: true,
     });
     const log = createLogger({ level: config.logLevel, format: config.logFormat });
+    for (const warning of config.warnings) log.warn(warning);
     if (created)
       log.info(
         { path: created },
@@ -167,6 +170,23 @@ program
         timeoutSeconds: Number(opts.timeout),
         out: (line) => process.stdout.write(`${line}\n`),
       }),
+    );
+  });
+
+program
+  .command('config')
+  .description('the configuration')
+  .command('check')
+  .description(
+    'check the configuration without starting: prints every warning and what was ignored; exits non-zero only on errors',
+  )
+  .option('--config <path>', 'configuration file')
+  .action((opts: { config?: string }) => {
+    const { config } = resolveConfig({ explicit: opts.config ?? configPath() });
+    const warnings = checkConfiguration(config, builtinPlugins);
+    for (const warning of warnings) process.stdout.write(`warning: ${warning}\n`);
+    process.stdout.write(
+      `${config.path ?? '(embedded defaults)'}: OK${warnings.length ? `, ${warnings.length} warning${warnings.length > 1 ? 's' : ''}` : ''}\n`,
     );
   });
 

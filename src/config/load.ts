@@ -7,6 +7,7 @@ import type { LogFormat } from '../core/logger.ts';
 import { didYouMean } from '../core/suggest.ts';
 import { preview } from '../core/validate.ts';
 import { defaultWorkdir, resolvePath, userConfigPath } from './paths.ts';
+import { adaptPlatypushConfig } from './platypush-compat.ts';
 import { CoreConfig, SECTION_PREFIXES } from './schema.ts';
 import type { HttpConfig } from './schema.ts';
 import { readYamlFile } from './yaml.ts';
@@ -29,6 +30,8 @@ export interface LoadedConfig {
   http: HttpConfig | null;
   redisUrl: string | null;
   logLevel: string;
+  /** `event.namespace`: the kind names clients receive. */
+  eventNamespace: 'pipit' | 'platypush';
   /** `logging.format`: readable lines, JSON lines, or readable on a terminal only. */
   logFormat: LogFormat;
   /** Enabled plugins by canonical name, with their parsed config. */
@@ -36,6 +39,8 @@ export interface LoadedConfig {
   procedures: UserSection[];
   hooks: UserSection[];
   crons: UserSection[];
+  /** What was accepted but ignored or adapted (Platypush keys, unknown plugins), one line each. */
+  warnings: string[];
 }
 
 interface RawEntry {
@@ -156,6 +161,12 @@ export function loadConfig(opts: {
     for (const alias of p.aliases ?? []) byName.set(alias, p);
   }
 
+  const warnings = adaptPlatypushConfig(raw, {
+    coreKeys: CORE_KEYS,
+    plugins: [...byName.keys()],
+    isUserSection: (key) => SECTION_PREFIXES.some((prefix) => key.startsWith(prefix)),
+  });
+
   const core: Record<string, unknown> = {};
   const pluginSections = new Map<string, RawEntry>();
   const sections = {
@@ -244,9 +255,11 @@ export function loadConfig(opts: {
     redisUrl: parsed.redis?.url ?? null,
     logLevel: parsed.logging?.level ?? 'info',
     logFormat: parsed.logging?.format ?? 'auto',
+    eventNamespace: parsed['event.namespace'],
     plugins,
     procedures: sections.procedure,
     hooks: sections.hook,
     crons: sections.cron,
+    warnings,
   };
 }

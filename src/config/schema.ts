@@ -101,6 +101,12 @@ export const CoreConfig = z.strictObject({
       url: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://'),
     })
     .optional(),
+  'event.namespace': z
+    .enum(['pipit', 'platypush'])
+    .default('pipit')
+    .describe(
+      'the namespace of the event kinds clients receive (platypush: platypush.message.event.*)',
+    ),
   logging: z
     .strictObject({
       level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),

@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import { PipitError } from '../core/errors.ts';
+import { toCronerPattern } from './expression.ts';
 import type { Logger } from '../core/logger.ts';
 
 /** A scheduled job: a YAML `cron.<name>` or a script's `cron(expression, fn)`. */
@@ -28,7 +29,7 @@ function pausedCron(def: CronJobDef, onTick: () => Promise<void> | void): Cron {
   let cron: Cron;
   try {
     cron = new Cron(
-      def.expression,
+      toCronerPattern(def.expression),
       {
         paused: true,
         ...(def.timezone ? { timezone: def.timezone } : {}),

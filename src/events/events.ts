@@ -1,4 +1,4 @@
-import { CoreKinds, EventKinds } from './kinds.ts';
+import { CoreKinds, EventKinds, presentKind } from './kinds.ts';
 import type { EventBus, Subscriber } from './bus.ts';
 import { makeEvent } from './event.ts';
 import type { PipitEvent } from './event.ts';
@@ -19,9 +19,16 @@ export class Events {
   readonly hooks: Hooks;
   readonly bus: EventBus;
   private readonly origin: string;
+  private readonly namespace: 'pipit' | 'platypush';
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(opts: { bus: EventBus; origin: string; log: Logger }) {
+  constructor(opts: {
+    bus: EventBus;
+    origin: string;
+    log: Logger;
+    namespace?: 'pipit' | 'platypush';
+  }) {
+    this.namespace = opts.namespace ?? 'pipit';
     this.bus = opts.bus;
     this.origin = opts.origin;
     this.hooks = new Hooks(opts.log);
@@ -42,7 +49,12 @@ export class Events {
    * before anyone is told of it, rather than silently lost on its way to subscribers.
    */
   publish(event: PipitEvent): Promise<void> {
-    const json = toJsonLimited(event, `the event ${event.args.type}`, 'BAD_REQUEST');
+    // Inside, kinds are Pipit's; subscribers get them in the configured namespace.
+    const shown =
+      this.namespace === 'pipit'
+        ? event
+        : { ...event, args: { ...event.args, type: presentKind(event.args.type, this.namespace) } };
+    const json = toJsonLimited(shown, `the event ${event.args.type}`, 'BAD_REQUEST');
     return this.bus.publish(event, json);
   }
 

@@ -8,6 +8,7 @@ import { runSteps } from '../procedures/runner.ts';
 import { isPlainObject } from '../procedures/values.ts';
 import type { Hook, HookResponse } from './hooks.ts';
 import { compileCondition } from './match.ts';
+import { compileBindings } from './phrase.ts';
 import type { EventPredicate } from './match.ts';
 import type { Step } from '../procedures/dsl.ts';
 
@@ -66,9 +67,11 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
   if (!isPlainObject(condition))
     fail('"if" must be a mapping such as {type: CustomEvent, subtype: door_open}');
   let matches: EventPredicate = () => false;
+  let bindings: ReturnType<typeof compileBindings> = () => ({});
   let steps: Step[] = [];
   try {
     matches = compileCondition(condition);
+    bindings = compileBindings(condition);
     steps = parseSteps(then, `${section.key} then`);
   } catch (err) {
     fail(err instanceof Error ? err.message : String(err), err);
@@ -82,7 +85,7 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
       const execute = stepExecutor(services(), { target: 'hook', depth: 0, signal: ctx.signal });
       return runSteps(
         steps,
-        { ...event.args, event: event.args },
+        { ...event.args, ...bindings(event.args), event: event.args },
         {
           signal: ctx.signal,
           execute: async (action, args) => {

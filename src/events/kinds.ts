@@ -4,12 +4,38 @@ import { didYouMean } from '../core/suggest.ts';
 /** The namespace of every event kind. */
 export const KIND_PREFIX = 'pipit.message.event.';
 
+// `pipit.message.event.<module>[.<module>...].<Class>`, after the svc./platypush. spellings.
+const WELL_FORMED = /^pipit\.message\.event\.[a-z_][\w]*(\.[a-z_][\w]*)*\.[A-Z]\w{0,99}$/;
+
+/**
+ * An event kind as clients see it under `event.namespace`: Pipit's own names, or Platypush's
+ * (`platypush.message.event.*`), for clients that compare the kinds they receive.
+ *
+ * @example
+ * presentKind('pipit.message.event.custom.CustomEvent', 'platypush'); // 'platypush.message.event.custom.CustomEvent'
+ */
+export function presentKind(kind: string, namespace: 'pipit' | 'platypush'): string {
+  return namespace === 'platypush' && kind.startsWith('pipit.')
+    ? `platypush.${kind.slice(6)}`
+    : kind;
+}
+
 /** The kinds Pipit raises itself, by short name. */
 export const CoreKinds = {
   CustomEvent: `${KIND_PREFIX}custom.CustomEvent`,
   WebhookEvent: `${KIND_PREFIX}http.hook.WebhookEvent`,
   ApplicationStartedEvent: `${KIND_PREFIX}application.ApplicationStartedEvent`,
   ApplicationStoppedEvent: `${KIND_PREFIX}application.ApplicationStoppedEvent`,
+} as const;
+
+/**
+ * The kinds Pipit's plugins raise, by short name. Known whether or not the plugin is enabled, so a
+ * hook or a `/ws/events` subscription can name them before the first one is raised.
+ */
+export const PluginKinds = {
+  ShellOutputEvent: `${KIND_PREFIX}shell.ShellOutputEvent`,
+  ShellExitEvent: `${KIND_PREFIX}shell.ShellExitEvent`,
+  MQTTMessageEvent: `${KIND_PREFIX}mqtt.MQTTMessageEvent`,
 } as const;
 
 /**
@@ -25,7 +51,7 @@ export class EventKinds {
   private readonly full = new Set<string>();
 
   constructor() {
-    for (const fq of Object.values(CoreKinds)) this.declare(fq);
+    for (const fq of [...Object.values(CoreKinds), ...Object.values(PluginKinds)]) this.declare(fq);
   }
 
   /** Declares a kind (plugins: `pipit.message.event.<plugin>.<Name>`). */
@@ -36,12 +62,17 @@ export class EventKinds {
     this.byShort.set(fqKind.slice(fqKind.lastIndexOf('.') + 1), fqKind);
   }
 
-  /** The fully qualified name for any accepted spelling; BAD_REQUEST for an unknown kind. */
+  /**
+   * The fully qualified name for any accepted spelling; BAD_REQUEST for an unknown short name. A
+   * well-formed full name of a kind Pipit does not know (`platypush.message.event.zigbee.
+   * ZigbeeEvent`) is accepted and carried like a custom event, as Platypush's clients send them.
+   */
   resolve(name: string): string {
     const canonical = name.replace(/^(svc|platypush)\./, 'pipit.');
     if (this.full.has(canonical)) return canonical;
     const short = this.byShort.get(name);
     if (short) return short;
+    if (WELL_FORMED.test(canonical)) return canonical;
     throw new PipitError(
       'BAD_REQUEST',
       `unknown event kind "${name}"${didYouMean(name, this.byShort.keys())}; known kinds: ${[...this.byShort.keys()].join(', ')}`,

@@ -10,9 +10,12 @@
  *   operators, all of which must hold.
  * - operators: `$eq $ne $gt $gte $lt $lte $in $nin $regex` (+ `$options`: flags from `imsu`),
  *   `$exists`. A missing field only satisfies `$ne`, `$nin` and `$exists: false`.
+ * - a string with `${name}` placeholders is a Platypush phrase pattern (see phrase.ts): it matches
+ *   the whole field, case-insensitively, and binds the names for the hook's steps.
  */
 import { PipitError } from '../core/errors.ts';
 import { deepEqual, isPlainObject, readOwn, typeName } from '../procedures/values.ts';
+import { compilePhrase, isPhrase } from './phrase.ts';
 
 /** An event as hooks see it: `{type: '<fully qualified kind>', ...fields}`. */
 export type EventLike = Readonly<Record<string, unknown>>;
@@ -222,6 +225,10 @@ function compileValue(spec: unknown, path: string, depth: number): ValueTest {
         const f = field(value, key);
         return test(f.present, f.value);
       });
+  }
+  if (isPhrase(spec)) {
+    const phrase = compilePhrase(spec, path);
+    return (present, value) => present && phrase.test(value);
   }
   return (present, value) => present && deepEqual(value, spec);
 }

@@ -5,8 +5,10 @@ import type { Principal } from '../auth/auth.ts';
 import { PipitError } from '../core/errors.ts';
 import type { Service } from '../service.ts';
 
-/** The name of the web UI's HttpOnly session cookie. */
-export const SESSION_COOKIE = 'pipit_session';
+/** The name of the web UI's HttpOnly session cookie: Platypush's, which its clients expect. */
+export const SESSION_COOKIE = 'session_token';
+/** The name earlier versions of Pipit gave it, still read so that nobody is logged out. */
+const LEGACY_SESSION_COOKIE = 'pipit_session';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,10 +26,52 @@ declare module 'fastify' {
  */
 export function sessionCookie(req: FastifyRequest): string | undefined {
   const header = req.headers.cookie;
-  return header ? parseCookie(header)[SESSION_COOKIE] : undefined;
+  if (!header) return undefined;
+  const cookies = parseCookie(header);
+  return cookies[SESSION_COOKIE] ?? cookies[LEGACY_SESSION_COOKIE];
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** How long a verified Basic password is trusted on one connection before argon2 runs again. */
+export const BASIC_CACHE_MS = 60_000;
+
+// Per connection: the Authorization header last verified on it, and until when it holds. A client
+// sending Basic on every request (as Platypush's do) costs one argon2 verification a minute per
+// connection, not one per request; a different header on the same connection is verified anew.
+const basicCache = new WeakMap<object, { header: string; principal: Principal; until: number }>();
+
+function basicCredentials(req: FastifyRequest): { username: string; password: string } | undefined {
+  const header = req.headers.authorization;
+  if (!header || header.slice(0, 6).toLowerCase() !== 'basic ') return undefined;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0)
+    throw new PipitError(
+      'UNAUTHORIZED',
+      'the Basic credentials must be "user:password" in base64 (curl -u user:password does it)',
+    );
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+function basicPrincipal(
+  service: Service,
+  req: FastifyRequest,
+  credentials: { username: string; password: string },
+): Principal | Promise<Principal> {
+  const header = req.headers.authorization!;
+  const socket = req.raw.socket;
+  const cached = basicCache.get(socket);
+  if (cached && cached.header === header && cached.until > Date.now()) return cached.principal;
+  // Throttled like logins: a wrong password counts against the name and the address.
+  return service.auth
+    .checkCredentials(credentials.username, credentials.password, req.ip)
+    .then((user) => {
+      const principal: Principal = { userId: user.id, username: user.username, via: 'basic' };
+      basicCache.set(socket, { header, principal, until: Date.now() + BASIC_CACHE_MS });
+      return principal;
+    });
+}
 
 function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -38,6 +82,7 @@ function sameText(a: string, b: string): boolean {
 /**
  * The bearer token of a request: `Authorization: Bearer`, or Platypush's `X-Token` header, or (only
  * where `allowQuery`, i.e. WebSockets, which browsers cannot give headers) a `token` query parameter.
+ * Undefined for Basic credentials, which {@link authenticate} checks apart.
  *
  * @example
  * bearerToken(request, false); // 'eyJhbGciOi...' or undefined
@@ -49,10 +94,12 @@ export function bearerToken(req: FastifyRequest, allowQuery: boolean): string | 
     const space = header.indexOf(' ');
     const scheme = space < 0 ? header : header.slice(0, space);
     const token = space < 0 ? '' : header.slice(space + 1).trim();
-    if (scheme.toLowerCase() !== 'bearer' || !token || token.includes(' ')) {
+    const lower = scheme.toLowerCase();
+    if (lower === 'basic') return undefined;
+    if (lower !== 'bearer' || !token || token.includes(' ')) {
       throw new PipitError(
         'UNAUTHORIZED',
-        `the Authorization header must be "Bearer <token>", not "${scheme.slice(0, 20)} ..."`,
+        `the Authorization header must be "Bearer <token>" or "Basic <user:password in base64>", not "${scheme.slice(0, 20)} ..."`,
       );
     }
     return token;
@@ -67,8 +114,9 @@ export function bearerToken(req: FastifyRequest, allowQuery: boolean): string | 
 }
 
 /**
- * Authenticates a request by bearer token, or by session cookie (then state-changing methods need
- * the session's `X-CSRF-Token`). NO_USER while nobody has registered; UNAUTHORIZED otherwise.
+ * Authenticates a request by bearer token (`Authorization: Bearer`, `X-Token`), HTTP Basic
+ * credentials (throttled like logins; verified once a minute per connection), or session cookie
+ * (then state-changing methods need the session's `X-CSRF-Token`). NO_USER while nobody has registered; UNAUTHORIZED otherwise.
  * Synchronous when the token was verified before (the hot path): a promise only when it must be.
  *
  * @example
@@ -87,6 +135,8 @@ export function authenticate(
   }
   const token = bearerToken(req, opts.allowQuery);
   if (token) return service.auth.cachedToken(token) ?? service.auth.verifyToken(token);
+  const basic = basicCredentials(req);
+  if (basic) return basicPrincipal(service, req, basic);
   const cookie = sessionCookie(req);
   if (cookie) {
     const principal = service.auth.sessionPrincipal(cookie);

@@ -14,10 +14,14 @@ const get = defineAction({
   params: {
     name: Name,
     default: z.unknown().optional().describe('value returned when the variable is not set'),
+    default_value: z
+      .unknown()
+      .optional()
+      .describe('Platypush\'s name for "default" (either may be given)'),
   },
-  run: ({ name, default: fallback }, { services }) => {
+  run: ({ name, default: fallback, default_value: platypushFallback }, { services }) => {
     const value = services.store.variables.get(name);
-    return { [name]: value === undefined ? (fallback ?? null) : value };
+    return { [name]: value === undefined ? (fallback ?? platypushFallback ?? null) : value };
   },
 });
 

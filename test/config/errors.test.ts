@@ -26,13 +26,17 @@ describe('configuration errors', () => {
   it.each([
     ['backend.http:\n  prot: 8008\n', /backend\.http: unknown key "prot"\. Did you mean "port"\?/],
     ['logging:\n  levle: info\n', /logging: unknown key "levle"\. Did you mean "level"\?/],
-    ['backend.htp:\n  port: 1\n', /unknown key "backend\.htp"\. Did you mean "backend\.http"\?/],
-    [
-      'music.spotfy:\n  client_id: a\n',
-      /unknown key "music\.spotfy"\. Did you mean "music\.spotify"\?/,
-    ],
+    ['device_di: x\n', /unknown key "device_di"\. Did you mean "device_id"\?/],
   ])('a misspelt key gets a "did you mean": %j', (yaml, message) => {
     expect(load(yaml)).toMatch(message);
+  });
+
+  it('a misspelt plugin or backend section is a warning with a "did you mean" (Platypush has many)', () => {
+    const path = join(tmp.dir, 'config.yaml');
+    writeFileSync(path, 'music.spotfy:\n  client_id: a\nbackend.htp:\n  port: 1\n');
+    const { warnings } = loadConfig({ path, plugins: builtinPlugins });
+    expect(warnings.join('\n')).toMatch(/plugin music\.spotfy .* Did you mean "music\.spotify"\?/);
+    expect(warnings.join('\n')).toMatch(/backend backend\.htp .* Did you mean "backend\.http"\?/);
   });
 
   it('a YAML error names the line and column and shows the text with a caret', () => {

@@ -32,6 +32,31 @@ function setSessionCookie(
   });
 }
 
+const isForm = (req: FastifyRequest) =>
+  (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+
+/**
+ * Where a form login or registration goes next: the `redirect` query parameter when it stays on
+ * this site (a path such as `/settings`, or an absolute URL of this very origin), else `/`. No
+ * open redirect: `//evil.example`, `/\\evil.example`, other hosts and schemes all go to `/`.
+ *
+ * @example
+ * safeRedirect(req); // '/execute?x=1' for POST /login?redirect=%2Fexecute%3Fx%3D1
+ */
+export function safeRedirect(req: FastifyRequest): string {
+  const wanted = (req.query as Record<string, unknown> | undefined)?.redirect;
+  if (typeof wanted !== 'string' || !wanted || wanted.length > 2048) return '/';
+  const origin = `${req.protocol}://${req.host}`;
+  let target: URL;
+  try {
+    target = new URL(wanted, `${origin}/`);
+  } catch {
+    return '/';
+  }
+  if (target.origin !== origin) return '/';
+  return `${target.pathname}${target.search}${target.hash}`;
+}
+
 /**
  * Registration, login, logout, session status and `POST /auth` (API tokens).
  *
@@ -50,30 +75,42 @@ export function authRoutes(app: FastifyInstance, service: Service): void {
     };
   });
 
-  app.post('/register', async (req, reply) => {
-    const body = parseBody(
-      Credentials.extend({ confirm_password: z.string().optional() }),
-      req.body,
+  // Platypush's clients post these as HTML forms and follow a 302 to `?redirect=`: the form
+  // parser lives in this scope only, so no other route takes form bodies.
+  void app.register(async (forms) => {
+    forms.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
     );
-    if (body.confirm_password !== undefined && body.confirm_password !== body.password) {
-      throw new PipitError('BAD_REQUEST', 'the password and its confirmation differ');
-    }
-    const user = await auth.register(body.username, body.password);
-    const session = auth.createSession(user);
-    setSessionCookie(reply, req, session.secret, session.expiresAt);
-    return reply.code(201).send({ username: user.username, csrf_token: session.csrfToken });
-  });
 
-  app.post('/login', async (req, reply) => {
-    const body = parseBody(Credentials, req.body);
-    const user = await auth.checkCredentials(body.username, body.password, req.ip);
-    const session = auth.createSession(user);
-    setSessionCookie(reply, req, session.secret, session.expiresAt);
-    return {
-      username: user.username,
-      csrf_token: session.csrfToken,
-      expires_at: session.expiresAt,
-    };
+    forms.post('/register', async (req, reply) => {
+      const body = parseBody(
+        Credentials.extend({ confirm_password: z.string().optional() }),
+        req.body,
+      );
+      if (body.confirm_password !== undefined && body.confirm_password !== body.password) {
+        throw new PipitError('BAD_REQUEST', 'the password and its confirmation differ');
+      }
+      const user = await auth.register(body.username, body.password);
+      const session = auth.createSession(user);
+      setSessionCookie(reply, req, session.secret, session.expiresAt);
+      if (isForm(req)) return reply.redirect(safeRedirect(req), 302);
+      return reply.code(201).send({ username: user.username, csrf_token: session.csrfToken });
+    });
+
+    forms.post('/login', async (req, reply) => {
+      const body = parseBody(Credentials, req.body);
+      const user = await auth.checkCredentials(body.username, body.password, req.ip);
+      const session = auth.createSession(user);
+      setSessionCookie(reply, req, session.secret, session.expiresAt);
+      if (isForm(req)) return reply.redirect(safeRedirect(req), 302);
+      return {
+        username: user.username,
+        csrf_token: session.csrfToken,
+        expires_at: session.expiresAt,
+      };
+    });
   });
 
   app.post('/logout', async (req, reply) => {

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { PipitError } from '../../core/errors.ts';
+import { parseJsonLimited } from '../../core/json-limits.ts';
 import { responseJson } from '../../core/response-json.ts';
 import type { Service } from '../../service.ts';
 import { httpStatus } from '../error-status.ts';
@@ -56,14 +57,45 @@ export function executeRoute(app: FastifyInstance, service: Service): void {
       done();
     }, done);
   };
-  app.post('/execute', { onRequest }, async (req, reply) => {
+  // Platypush's clients (and its sample curl) send JSON without "Content-Type: application/json".
+  // In this scope only, such bodies are kept as text and read as JSON in the handler — for token
+  // and Basic callers only: a browser session must send application/json, which a cross-site form
+  // cannot (CSRF).
+  const asText = (_req: unknown, body: string | Buffer, done: (e: null, v: unknown) => void) =>
+    done(null, new UntypedBody(String(body)));
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('text/plain', { parseAs: 'string' }, asText);
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, asText);
+    scope.addContentTypeParser('*', { parseAs: 'string' }, asText);
+    scope.post('/execute', { onRequest }, handler);
+  });
+
+  async function handler(req: FastifyRequest, reply: FastifyReply) {
     setSecurityHeaders(req, reply, API_HEADERS);
     const signal = connectionSignal(req.raw.socket);
-    const pending = service.execute.now(req.body, { target: 'http', signal });
+    const body = req.body instanceof UntypedBody ? untyped(req, req.body) : req.body;
+    const pending = service.execute.now(body, { target: 'http', signal });
     const { json, result } = responseJson(pending instanceof Promise ? await pending : pending);
     return reply
       .code(result.error ? httpStatus(result.error.code) : 200)
       .type('application/json; charset=utf-8')
       .send(json);
-  });
+  }
+}
+
+/** A body sent without "Content-Type: application/json", kept as text. */
+class UntypedBody {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+function untyped(req: FastifyRequest, body: UntypedBody): unknown {
+  if (req.principal?.via === 'session')
+    throw new PipitError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'send the body as JSON with "Content-Type: application/json" (required for browser sessions)',
+    );
+  return parseJsonLimited(body.text, 'the request body');
 }

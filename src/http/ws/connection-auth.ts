@@ -54,6 +54,17 @@ async function authenticateUpgrade(service: Service, req: FastifyRequest): Promi
             : new PipitError('UNAUTHORIZED', 'your session has ended: log in again'),
       };
     }
+    if (principal.via === 'basic') {
+      // Verified at the upgrade; the socket lives as long as the user does.
+      return {
+        ok: true,
+        principal,
+        recheck: async () =>
+          service.store.users.byId(principal.userId)
+            ? undefined
+            : new PipitError('UNAUTHORIZED', 'the user of this connection no longer exists'),
+      };
+    }
     const token = bearerToken(req, true)!;
     return {
       ok: true,
