@@ -3,6 +3,7 @@ import { PipitError } from '../core/errors.ts';
 import { reloadService } from '../reload.ts';
 import type { Service } from '../service.ts';
 import { ExpiryDays } from '../auth/expiry.ts';
+import { safeParse } from '../core/safe-parse.ts';
 
 function findUser(service: Service, name: string) {
   const row = service.store.users.byName(name);
@@ -86,7 +87,7 @@ export async function runCommand(service: Service, name: string, args: unknown):
     COMMANDS as Record<string, { args: z.ZodType; run: (s: Service, a: never) => Promise<unknown> }>
   )[name];
   if (!command) throw new PipitError('BAD_REQUEST', `no command "${name}"`);
-  const parsed = command.args.safeParse(args);
+  const parsed = safeParse(command.args, args);
   if (!parsed.success)
     throw new PipitError(
       'BAD_REQUEST',

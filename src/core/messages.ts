@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { safeParse } from './safe-parse.ts';
 
 // A random per-process prefix and a counter: unique like a UUID within and across processes, but
 // without drawing entropy on every response (ids are identifiers, not secrets).
@@ -78,9 +79,7 @@ const ACTION_PATTERN = /^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)+$/;
  * @example
  * parseRequestMessage({ type: 'request', action: 'utils.echo' }); // { success: true, data: {...} }
  */
-export function parseRequestMessage(
-  raw: Record<string, unknown>,
-): ReturnType<typeof Request.safeParse> {
+export function parseRequestMessage(raw: Record<string, unknown>): z.ZodSafeParseResult<Request> {
   const { type, action, args, id, target } = raw;
   if (
     (type === 'request' || type === 'requests') &&
@@ -98,7 +97,12 @@ export function parseRequestMessage(
     if (id !== undefined) data.id = id;
     return { success: true, data };
   }
-  return Request.safeParse(raw);
+  const parsed = safeParse(Request, raw);
+  // zod rebuilds records by assignment: a `__proto__` key in args would become the object's
+  // prototype. Keep the client's own object (JSON.parse made `__proto__` an own key of it).
+  if (parsed.success && parsed.data.args !== undefined)
+    parsed.data.args = raw.args as Record<string, unknown>;
+  return parsed;
 }
 
 /** Where a response is going back to: `http`, `ws`, `cli`, `library`, `cron`, `hook`. */

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { coerceArgs } from './coerce.ts';
 import type { CompiledAction } from './action.ts';
 import { PipitError } from './errors.ts';
+import { safeParse } from './safe-parse.ts';
 
 /** A short, safe rendering of a value for error messages. */
 export function preview(value: unknown): string {
@@ -56,7 +57,7 @@ export function validateArgs(
 ): Record<string, unknown> {
   // Nothing to coerce or check (utils.echo): zod would only copy the object.
   if (action.acceptsAny) return args;
-  const result = action.schema.safeParse(coerceArgs(action.params, args));
+  const result = safeParse(action.schema, coerceArgs(action.params, args));
   if (result.success) return result.data;
   const messages = result.error.issues.map((issue) =>
     describeIssue(actionName, action, args, issue),

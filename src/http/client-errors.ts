@@ -47,7 +47,11 @@ const SECURITY_HEADER_LINES = Object.entries(API_HEADERS)
  * @example
  * socket.end(clientErrorAnswer('HPE_HEADER_OVERFLOW', 'kitchen'));
  */
-export function clientErrorAnswer(errorCode: string | undefined, origin: string): string {
+export function clientErrorAnswer(
+  errorCode: string | undefined,
+  origin: string,
+  opts: { head?: boolean } = {},
+): string {
   const [code, message] = PARSER_ERRORS[errorCode ?? ''] ?? [
     'BAD_REQUEST',
     'the request is not well-formed HTTP/1.1',
@@ -61,7 +65,8 @@ export function clientErrorAnswer(errorCode: string | undefined, origin: string)
     `content-type: application/json; charset=utf-8\r\n` +
     `content-length: ${Buffer.byteLength(body)}\r\n` +
     SECURITY_HEADER_LINES +
-    `connection: close\r\n\r\n${body}`
+    // A HEAD request's answer has headers only: a body would be read as the next response.
+    `connection: close\r\n\r\n${opts.head ? '' : body}`
   );
 }
 
@@ -78,7 +83,9 @@ export function clientErrorHandler(origin: string, log: Logger) {
     // A reset connection has nobody left to answer.
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     log.debug({ code: err.code }, `refused a malformed or stalled request: ${err.message}`);
-    if (socket.writable) socket.end(clientErrorAnswer(err.code, origin));
+    const raw = (err as { rawPacket?: Buffer }).rawPacket;
+    const head = raw?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    if (socket.writable) socket.end(clientErrorAnswer(err.code, origin, { head }));
     // A client that does not read its answer must not keep the descriptor.
     setTimeout(() => socket.destroy(), 1000).unref();
   };

@@ -6,6 +6,7 @@ import { buildResponse } from '../core/messages.ts';
 import { httpStatus } from './error-status.ts';
 import { redactUrl } from './log.ts';
 import { API_HEADERS, setSecurityHeaders } from './security-headers.ts';
+import { safeParse } from '../core/safe-parse.ts';
 
 /**
  * What an error answer needs besides the error: the response's `origin` (the `device_id`), and the
@@ -63,7 +64,7 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.outp
       'send a JSON object body with Content-Type: application/json',
     );
   }
-  const result = schema.safeParse(body);
+  const result = safeParse(schema, body);
   if (result.success) return result.data;
   throw new PipitError(
     'BAD_REQUEST',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PipitError } from '../../core/errors.ts';
 import { parseJsonLimited } from '../../core/json-limits.ts';
 import { IncomingEvent } from '../../events/event.ts';
+import { safeParse } from '../../core/safe-parse.ts';
 
 /** WebSocket close codes Pipit uses, and what each means to a client. */
 export const CloseCode = {
@@ -87,7 +88,7 @@ export function parseFrame<T extends z.ZodType>(schema: T, value: unknown): z.ou
       'a frame must be a JSON object like {"type": "event", "args": {"type": "CustomEvent", "subtype": "x"}}',
     );
   }
-  const result = schema.safeParse(value);
+  const result = safeParse(schema, value);
   if (result.success) return result.data;
   throw new PipitError(
     'BAD_REQUEST',
