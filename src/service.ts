@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Auth } from './auth/auth.ts';
 import { JwtCodec, loadOrCreateSecret } from './auth/jwt.ts';
 import type { LoadedConfig } from './config/load.ts';
+import { configView } from './config/view.ts';
 import type { PluginDef } from './core/action.ts';
 import { PipitError } from './core/errors.ts';
 import { createExecute } from './core/execute.ts';
@@ -78,6 +79,7 @@ export async function createService(
     registry,
     events,
     execute: createExecute({ registry, deviceId: config.deviceId, log, services: () => services }),
+    configValue: configView(config),
     async run(action, args = {}, runOpts = {}) {
       const { message } = await services.execute(
         { type: 'request', action, args },

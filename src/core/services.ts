@@ -18,6 +18,8 @@ export interface Services {
   events: Events;
   /** The single entry point every transport calls. */
   execute: Execute;
+  /** `Config.get(key)` for expressions: a read-only, credential-free view of the configuration. */
+  configValue(key: string): unknown;
   /**
    * Runs an action and returns its output, throwing a PipitError with the `errors` on failure.
    *

@@ -53,7 +53,11 @@ export function cronFromConfig(section: UserSection, services: () => Services): 
       await runSteps(
         steps,
         {},
-        { signal, execute: stepExecutor(services(), { target: 'cron', depth: 0, signal }) },
+        {
+          signal,
+          execute: stepExecutor(services(), { target: 'cron', depth: 0, signal }),
+          config: (key) => services().configValue(key),
+        },
       );
     },
   };

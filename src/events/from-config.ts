@@ -88,6 +88,7 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
         { ...event.args, ...bindings(event.args), event: event.args },
         {
           signal: ctx.signal,
+          config: (key) => services().configValue(key),
           execute: async (action, args) => {
             if (action !== SEND_RESPONSE_ACTION) return execute(action, args);
             if (!ctx.respond)

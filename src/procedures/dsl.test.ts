@@ -43,7 +43,11 @@ describe('parseProcedureKey', () => {
       params: ['volume', 'device', 'name', 'on'],
       defaults: { volume: 50, device: null, name: 'den', on: true },
     });
-    expect(parseProcedureKey('procedure.sync.night')).toEqual({ name: 'night', params: [], defaults: {} });
+    expect(parseProcedureKey('procedure.sync.night')).toEqual({
+      name: 'night',
+      params: [],
+      defaults: {},
+    });
   });
 
   it('refuses malformed keys', () => {
@@ -140,7 +144,7 @@ procedure.morning(volume, device):
     );
     invalid(
       () => parseProcedure('procedure.p', [{ 'while ${process.exit()}': [] }]),
-      /procedure\.p step 1: .*no method calls/,
+      /procedure\.p step 1: .*method calls are limited to .*`process\.exit\(\)` is not allowed/,
     );
     invalid(
       () => parseProcedure('procedure.p', [{ set: { x: '${require("fs")}' } }]),

@@ -1,25 +1,23 @@
 /**
- * The whitelist of pure functions an expression may call by name. Each checks its arguments and
- * bounds its result; none can reach a prototype, a global or I/O (`now` reads the clock only).
+ * The whitelist of pure functions an expression may call by name: Python's builtins (see
+ * expression-builtins.ts) and the JS-style helpers that were here first (`lower(s)`, `get(o, k, d)`,
+ * `join(list, sep)`, ...). Each checks its arguments and bounds its result; none can reach a
+ * prototype, a global or I/O (`now` reads the clock only).
  */
+import { BUILTIN_KEYWORDS, pythonBuiltins } from './expression-builtins.ts';
+import { FunctionArgumentError } from './expression-python.ts';
+import type { Keywords } from './expression-methods.ts';
 import {
   MAX_ARRAY_LENGTH,
   MAX_STRING_LENGTH,
   deepEqual,
   isPlainObject,
-  isTruthy,
   readOwn,
   toText,
   typeName,
 } from './values.ts';
 
-/**
- * Thrown by a function on bad arguments; the evaluator adds the expression text and the code.
- *
- * @example
- * throw new FunctionArgumentError('len() takes 1 argument(s), got 2');
- */
-export class FunctionArgumentError extends Error {}
+export { FunctionArgumentError } from './expression-python.ts';
 
 type Fn = (...args: unknown[]) => unknown;
 
@@ -53,27 +51,15 @@ export function boundedString(name: string, value: string): string {
   return value;
 }
 
-function toNumber(name: string, value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'string' && value.trim() !== '') {
-    const n = Number(value.trim());
-    if (!Number.isNaN(n)) return n;
-  }
-  throw new FunctionArgumentError(
-    `${name}() cannot convert ${JSON.stringify(toText(value).slice(0, 40))} (${typeName(value)}) to a number`,
-  );
-}
-
-function numbersOf(name: string, args: unknown[]): number[] {
-  const list = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
-  if (list.length === 0) throw new FunctionArgumentError(`${name}() of nothing`);
-  return list.map((v) => need(name, v, isNumber, 'numbers'));
-}
-
 function entries(name: string, value: unknown): [string, unknown][] {
   const obj = need(name, value, isPlainObject, 'an object');
-  return Object.keys(obj).map((k) => [k, obj[k]]);
+  return Object.keys(obj).map((k) => {
+    const descriptor = Object.getOwnPropertyDescriptor(obj, k);
+    if (descriptor !== undefined && !('value' in descriptor)) {
+      throw new FunctionArgumentError(`${name}(): '${k}' is an accessor, not a data property`);
+    }
+    return [k, descriptor?.value];
+  });
 }
 
 function range(...args: unknown[]): number[] {
@@ -91,21 +77,7 @@ function range(...args: unknown[]): number[] {
 }
 
 const functions: Record<string, Fn> = {
-  len(...args) {
-    arity('len', args, 1);
-    const v = args[0];
-    if (typeof v === 'string' || Array.isArray(v)) return v.length;
-    return entries('len', v).length;
-  },
-  str: (...args) => (arity('str', args, 1), boundedString('str', toText(args[0]))),
-  int(...args) {
-    arity('int', args, 1);
-    const n = Math.trunc(toNumber('int', args[0]));
-    if (!Number.isFinite(n)) throw new FunctionArgumentError('int() result is not finite');
-    return n;
-  },
-  float: (...args) => (arity('float', args, 1), toNumber('float', args[0])),
-  bool: (...args) => (arity('bool', args, 1), isTruthy(args[0])),
+  ...pythonBuiltins,
   lower: (...args) => (
     arity('lower', args, 1),
     need('lower', args[0], isString, 'a string').toLowerCase()
@@ -115,18 +87,6 @@ const functions: Record<string, Fn> = {
     need('upper', args[0], isString, 'a string').toUpperCase()
   ),
   trim: (...args) => (arity('trim', args, 1), need('trim', args[0], isString, 'a string').trim()),
-  round(...args) {
-    arity('round', args, 1, 2);
-    const x = need('round', args[0], isNumber, 'a number');
-    const digits =
-      args.length > 1
-        ? need('round', args[1], Number.isInteger as (v: unknown) => v is number, 'an integer')
-        : 0;
-    if (digits < 0 || digits > 15)
-      throw new FunctionArgumentError('round() digits must be 0 to 15');
-    const f = 10 ** digits;
-    return Math.round(x * f) / f;
-  },
   floor: (...args) => (
     arity('floor', args, 1),
     Math.floor(need('floor', args[0], isNumber, 'a number'))
@@ -135,9 +95,6 @@ const functions: Record<string, Fn> = {
     arity('ceil', args, 1),
     Math.ceil(need('ceil', args[0], isNumber, 'a number'))
   ),
-  abs: (...args) => (arity('abs', args, 1), Math.abs(need('abs', args[0], isNumber, 'a number'))),
-  min: (...args) => Math.min(...numbersOf('min', args)),
-  max: (...args) => Math.max(...numbersOf('max', args)),
   sum(...args) {
     arity('sum', args, 1);
     return need('sum', args[0], isArray, 'an array')
@@ -266,4 +223,17 @@ export const FUNCTION_NAMES: readonly string[] = [...registry.keys()].sort();
  */
 export function lookupFunction(name: string): Fn | undefined {
   return registry.get(name);
+}
+
+const NO_KEYWORDS: Keywords = new Map();
+
+/**
+ * The keyword arguments a function takes (name → position), or undefined for an unknown function.
+ *
+ * @example
+ * functionKeywords('sorted'); // Map { 'reverse' => 1 }
+ */
+export function functionKeywords(name: string): Keywords | undefined {
+  if (!registry.has(name)) return undefined;
+  return BUILTIN_KEYWORDS.get(name) ?? NO_KEYWORDS;
 }

@@ -40,6 +40,7 @@ export function procedureFromConfig(
           signal: ctx.signal,
         }),
         signal: ctx.signal,
+        config: (key) => services().configValue(key),
       }),
   };
 }

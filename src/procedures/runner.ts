@@ -21,6 +21,8 @@ export interface RunnerDeps {
   signal?: AbortSignal;
   /** Variables visible before the arguments (e.g. event fields for hooks, constants). */
   variables?: Record<string, unknown>;
+  /** `Config.get(key)` in expressions: a read-only view of the configuration (None without it). */
+  config?: (key: string) => unknown;
   /** Cap on the iterations of one `while` step (default 10,000). */
   maxWhileIterations?: number;
   /** Iterations of one `fork` step running at the same time (default 8). */
@@ -97,7 +99,7 @@ async function abortable<T>(promise: Promise<T>, state: State, path: string): Pr
 }
 
 async function runAction(step: Extract<Step, { kind: 'action' }>, state: State): Promise<void> {
-  const args = at(step.path, () => step.args.evaluate(state.context));
+  const args = at(step.path, () => step.args.evaluate(state.context, state.deps));
   if (!isPlainObject(args)) {
     throw new PipitError(
       'INVALID_ARGUMENTS',
@@ -143,7 +145,7 @@ function setOutput(state: State, output: unknown, errors: string[]): void {
 }
 
 function iterationItems(step: ForStep, state: State): unknown[] {
-  const iterable = at(step.path, () => step.iterable.evaluate(state.context));
+  const iterable = at(step.path, () => step.iterable.evaluate(state.context, state.deps));
   if (Array.isArray(iterable)) return [...(iterable as unknown[])];
   if (isPlainObject(iterable)) return Object.keys(iterable);
   throw new PipitError(
@@ -205,7 +207,8 @@ async function runWhile(step: Extract<Step, { kind: 'while' }>, state: State): P
   const cap = state.deps.maxWhileIterations ?? MAX_WHILE_ITERATIONS;
   for (let count = 0; ; count++) {
     checkAbort(state, step.path);
-    if (!isTruthy(at(step.path, () => step.condition.evaluate(state.context)))) return 'next';
+    if (!isTruthy(at(step.path, () => step.condition.evaluate(state.context, state.deps))))
+      return 'next';
     if (count >= cap) {
       throw new PipitError('ACTION_FAILED', `${step.path}: while loop exceeded ${cap} iterations`);
     }
@@ -222,7 +225,7 @@ async function runStep(step: Step, state: State): Promise<Flow> {
       return 'next';
     case 'if':
       for (const branch of step.branches) {
-        if (isTruthy(at(branch.path, () => branch.condition.evaluate(state.context)))) {
+        if (isTruthy(at(branch.path, () => branch.condition.evaluate(state.context, state.deps)))) {
           return runList(branch.steps, state);
         }
       }
@@ -236,14 +239,18 @@ async function runStep(step: Step, state: State): Promise<Flow> {
       return step.kind;
     case 'return': {
       const value = step.value;
-      return { returned: value ? at(step.path, () => value.evaluate(state.context)) : state.last };
+      return {
+        returned: value
+          ? at(step.path, () => value.evaluate(state.context, state.deps))
+          : state.last,
+      };
     }
     case 'set':
       for (const { name, value } of step.assignments) {
         defineOwn(
           state.context,
           name,
-          at(`${step.path} > set ${name}`, () => value.evaluate(state.context)),
+          at(`${step.path} > set ${name}`, () => value.evaluate(state.context, state.deps)),
         );
       }
       return 'next';

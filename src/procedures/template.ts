@@ -5,7 +5,7 @@
  */
 import { PipitError } from '../core/errors.ts';
 import { compileExpression } from './expression.ts';
-import type { CompiledExpression, ExpressionContext } from './expression.ts';
+import type { CompiledExpression, ExpressionContext, EvaluateOptions } from './expression.ts';
 import { MAX_STRING_LENGTH, defineOwn, isPlainObject, toText } from './values.ts';
 
 /** Deepest nesting of objects/arrays a template may have. */
@@ -15,7 +15,7 @@ export const MAX_TEMPLATE_DEPTH = 100;
 export interface CompiledTemplate {
   /** True when the value holds no `${...}`: evaluate() returns it unchanged. */
   readonly constant: boolean;
-  evaluate(context: ExpressionContext): unknown;
+  evaluate(context: ExpressionContext, options?: EvaluateOptions): unknown;
 }
 
 type Part = string | CompiledExpression;
@@ -78,14 +78,14 @@ function compileString(text: string): CompiledTemplate {
     return { constant: true, evaluate: () => text };
   }
   if (parts.length === 1 && only !== undefined && typeof only !== 'string') {
-    return { constant: false, evaluate: (context) => only.evaluate(context) };
+    return { constant: false, evaluate: (context, options) => only.evaluate(context, options) };
   }
   return {
     constant: false,
-    evaluate(context) {
+    evaluate(context, options) {
       let out = '';
       for (const part of parts) {
-        out += typeof part === 'string' ? part : toText(part.evaluate(context));
+        out += typeof part === 'string' ? part : toText(part.evaluate(context, options));
         if (out.length > MAX_STRING_LENGTH) {
           throw new PipitError(
             'INVALID_ARGUMENTS',
@@ -109,7 +109,8 @@ function compileAt(value: unknown, depth: number): CompiledTemplate {
     if (items.every((item) => item.constant)) return { constant: true, evaluate: () => list };
     return {
       constant: false,
-      evaluate: (context): unknown[] => items.map((item) => item.evaluate(context)),
+      evaluate: (context, options): unknown[] =>
+        items.map((item) => item.evaluate(context, options)),
     };
   }
   if (isPlainObject(value)) {
@@ -120,10 +121,10 @@ function compileAt(value: unknown, depth: number): CompiledTemplate {
       return { constant: true, evaluate: () => value };
     return {
       constant: false,
-      evaluate(context) {
+      evaluate(context, options) {
         const out: Record<string, unknown> = {};
         // defineOwn: a user key named `__proto__` must stay a key, not swap the prototype.
-        for (const [key, item] of entries) defineOwn(out, key, item.evaluate(context));
+        for (const [key, item] of entries) defineOwn(out, key, item.evaluate(context, options));
         return out;
       },
     };
@@ -152,6 +153,10 @@ export function compileTemplate(value: unknown): CompiledTemplate {
  * resolveTemplate('${n + 1}', { n: 1 }); // 2
  * resolveTemplate('got ${data}', { data: '${evil}' }); // 'got ${evil}'
  */
-export function resolveTemplate(value: unknown, context: ExpressionContext): unknown {
-  return compileTemplate(value).evaluate(context);
+export function resolveTemplate(
+  value: unknown,
+  context: ExpressionContext,
+  options?: EvaluateOptions,
+): unknown {
+  return compileTemplate(value).evaluate(context, options);
 }
