@@ -4,7 +4,10 @@ import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { PipitError } from '../core/errors.ts';
 import type { Service } from '../service.ts';
-import { callbackPage } from '../plugins/music/spotify/callback.ts';
+import { describeUser, spotifyAuthStatus } from '../plugins/music/spotify/auth-status.ts';
+import { CALLBACK_CSS, callbackPage } from '../plugins/music/spotify/callback-page.ts';
+import { finishAuthorization } from '../plugins/music/spotify/callback.ts';
+import { currentProfile } from '../plugins/music/spotify/state.ts';
 import type { SpotifyState } from '../plugins/music/spotify/state.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -24,18 +27,26 @@ export interface SpotifyLoginOptions {
 async function serveCallback(state: SpotifyState, done: () => void): Promise<Server | undefined> {
   const redirect = new URL(state.config.redirect_uri);
   if (redirect.protocol !== 'http:' || !LOOPBACK.has(redirect.hostname)) return undefined;
+  // The page's stylesheet sits next to it, as in the service (`/spotify/auth_callback.css`).
+  const stylesheet = `${redirect.pathname}.css`;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', redirect.origin);
+    if (req.method === 'GET' && url.pathname === stylesheet) {
+      res.writeHead(200, { 'content-type': 'text/css; charset=utf-8' }).end(CALLBACK_CSS);
+      return;
+    }
     if (req.method !== 'GET' || url.pathname !== redirect.pathname) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    void state.auth.completeAuthorization(Object.fromEntries(url.searchParams)).then((outcome) => {
-      res
-        .writeHead(outcome.status, { 'content-type': 'text/html; charset=utf-8' })
-        .end(callbackPage(outcome.status, outcome.text));
-      if (outcome.status === 200) done();
-    });
+    void finishAuthorization(state, Object.fromEntries(url.searchParams)).then(
+      ({ status, view }) => {
+        res
+          .writeHead(status, { 'content-type': 'text/html; charset=utf-8' })
+          .end(callbackPage(view, { stylesheet: stylesheet.split('/').pop()! }));
+        if (status === 200) done();
+      },
+    );
   });
   const host = redirect.hostname.replace(/^\[|\]$/g, '');
   server.listen(Number(redirect.port || 80), host);
@@ -51,9 +62,26 @@ async function serveCallback(state: SpotifyState, done: () => void): Promise<Ser
   }
 }
 
+/** Says who is authorized already, if anyone (a new authorization replaces them); true if so. */
+async function sayIfAuthorized(state: SpotifyState, out: (line: string) => void): Promise<boolean> {
+  if (!state.auth.tokens()) return false;
+  const status = await spotifyAuthStatus(state, AbortSignal.timeout(5000));
+  if (!status.connected) return false;
+  const who = status.user
+    ? describeUser(status.user)
+    : `an account Spotify did not name (${status.user_error ?? 'unknown'})`;
+  const since = status.authorized_at
+    ? ` since ${new Date(status.authorized_at * 1000).toLocaleString()}`
+    : '';
+  out(`Spotify is already authorized as ${who}${since}, with ${status.scopes.length} scopes.`);
+  out('Completing this authorization replaces it (you may choose another Spotify account).');
+  return true;
+}
+
 /**
- * `pipit spotify login`: prints the authorization address and waits until tokens arrive, through
- * its own callback listener or (when the port is taken) the running service, via the database.
+ * `pipit spotify login`: says who is authorized already, if anyone, then prints the authorization
+ * address and waits until tokens arrive, through its own callback listener or (when the port is
+ * taken) the running service, via the database.
  *
  * @example
  * await spotifyLogin(service, { timeoutSeconds: 300, out: (l) => process.stdout.write(`${l}\n`) });
@@ -67,8 +95,10 @@ export async function spotifyLogin(service: Service, opts: SpotifyLoginOptions):
     );
   }
   const state = plugin.state as SpotifyState;
+  const again = await sayIfAuthorized(state, opts.out);
   const started = state.auth.timers.now();
-  const { url } = state.auth.authorizeUrl();
+  // Spotify asks again even if the user approved before, so another account can be chosen.
+  const { url } = state.auth.authorizeUrl({ showDialog: again });
   let finished = false;
   const server = await serveCallback(state, () => {
     finished = true;
@@ -83,8 +113,10 @@ export async function spotifyLogin(service: Service, opts: SpotifyLoginOptions):
   const deadline = performance.now() + opts.timeoutSeconds * 1000;
   try {
     while (!finished) {
-      const tokens = state.auth.tokens();
-      if (tokens && tokens.obtained_at >= started) break;
+      // Without our own listener the service receives the callback: a new authorization shows
+      // in the database (not a refresh of the one there was, which the service may do now).
+      const authorizedAt = server ? undefined : state.auth.tokens()?.authorized_at;
+      if (authorizedAt !== undefined && authorizedAt >= started) break;
       if (performance.now() > deadline) {
         throw new PipitError(
           'TIMEOUT',
@@ -97,5 +129,6 @@ export async function spotifyLogin(service: Service, opts: SpotifyLoginOptions):
     server?.closeAllConnections();
     server?.close();
   }
-  opts.out('Spotify is authorized: tokens stored.');
+  const user = await currentProfile(state, AbortSignal.timeout(5000)).catch(() => undefined);
+  opts.out(`Spotify is authorized${user ? ` as ${describeUser(user)}` : ''}: tokens stored.`);
 }

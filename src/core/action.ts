@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Logger } from './logger.ts';
 import type { Services } from './services.ts';
 
@@ -88,6 +88,11 @@ export interface PluginDef<C = unknown, S = unknown> {
   config?: z.ZodType<C>;
   /** Core plugins are enabled without a config section. */
   enabledByDefault?: boolean;
+  /**
+   * Said when the plugin is called while it is off (no config section): what enabling it means and
+   * how. Without it the message only says to add a `<name>:` section.
+   */
+  disabledHint?: string;
   // Actions are stored type-erased: their argument types are enforced where they are defined.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   actions: ActionDef<any, S, any>[];
@@ -105,6 +110,8 @@ export interface PluginHttpContext<S> {
   state: S;
   services: Services;
   log: Logger;
+  /** The API's guard, for routes that need a logged-in caller (token, Basic, or session + CSRF). */
+  requireUser: preHandlerAsyncHookHandler;
 }
 
 /**
@@ -126,4 +133,50 @@ export function definePlugin<C, S>(def: PluginDef<C, S>): PluginDef<C, S> {
 export function compileAction<S>(def: ActionDef<ParamShape, S>): CompiledAction<S> {
   const schema = def.extraArgs ? z.looseObject(def.params) : z.strictObject(def.params);
   return { ...def, schema, acceptsAny: !!def.extraArgs && Object.keys(def.params).length === 0 };
+}
+
+/** What {@link redactArgs} puts in place of a secret value. */
+export const REDACTED = '[redacted]';
+
+/**
+ * Marks a parameter (or config field) as secret: a password, a token, credentials. The mark is zod
+ * metadata (`{secret: true}`), so it also shows in the catalog's JSON Schema (`"secret": true`) where
+ * a UI can render a password field; {@link redactArgs} masks marked values before arguments are
+ * recorded or logged. Mark the outermost schema (after `.optional()`/`.default()`).
+ *
+ * @example
+ * params: { password: secret(z.string().optional().describe('broker password')) }
+ */
+export function secret<T extends z.ZodType>(schema: T): T {
+  return schema.meta({ ...schema.meta(), secret: true });
+}
+
+// Looks through optional/nullable/default wrappers, since the mark may sit on any layer.
+function isSecretSchema(schema: z.ZodType): boolean {
+  for (let at: z.ZodType | undefined = schema, depth = 0; at && depth < 8; depth++) {
+    if (at.meta()?.secret === true) return true;
+    at = (at as unknown as { _zod: { def: { innerType?: z.ZodType } } })._zod.def.innerType;
+  }
+  return false;
+}
+
+/**
+ * A copy of an action's arguments with the values of parameters marked {@link secret} replaced by
+ * `[redacted]` (arguments not declared, or not marked, are kept as they are). For run history,
+ * logs and anything else that keeps or shows arguments.
+ *
+ * @example
+ * redactArgs(mqttPublish.params, { topic: 't', password: 'hunter2' }); // { topic: 't', password: '[redacted]' }
+ */
+export function redactArgs(
+  params: ParamShape,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(args)) {
+    const schema = Object.hasOwn(params, key) ? params[key] : undefined;
+    if (schema && args[key] !== undefined && isSecretSchema(schema))
+      (out ??= { ...args })[key] = REDACTED;
+  }
+  return out ?? args;
 }

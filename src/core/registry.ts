@@ -168,7 +168,7 @@ export class Registry {
       if (this.known.has(pluginName)) {
         throw new PipitError(
           'NOT_FOUND',
-          `plugin "${pluginName}" is not enabled: add a "${pluginName}:" section to the configuration`,
+          `plugin "${pluginName}" is not enabled: ${this.known.get(pluginName)!.disabledHint ?? `add a "${pluginName}:" section to the configuration`}`,
         );
       }
     }

@@ -47,6 +47,9 @@ const API_PATHS = new Set([
   '/logout',
   '/tokens',
   '/reload',
+  '/spotify/auth/status',
+  '/spotify/auth/start',
+  '/spotify/auth/disconnect',
 ]);
 
 const HSTS = 'max-age=31536000; includeSubDomains';

@@ -8,6 +8,7 @@ import type { Service } from '../service.ts';
 import { jsonTextTooDeep, tooDeep } from '../core/json-limits.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { logSerializers } from './log.ts';
+import { requireUser } from './guard.ts';
 import { securityHeaders } from './security-headers.ts';
 import { sendError } from './reply.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -148,6 +149,7 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
         state: plugin.state,
         services: service.services,
         log: service.log.child({ plugin: plugin.def.name }),
+        requireUser: requireUser(service),
       });
     }
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { PASSWORD, PHONE, startE2e, USER } from './harness.ts';
 import type { E2e } from './harness.ts';
+import { expectFitsPhone } from './phone.ts';
 
 // One server and browser for the file; the tests run in order and share the signed-in page.
 describe('web UI: registration, sessions and tokens', () => {
@@ -53,7 +54,16 @@ describe('web UI: registration, sessions and tokens', () => {
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     await page.getByText(`Signed in as ${USER}`).first().waitFor();
     const cookies = await context.cookies();
-    expect(cookies.find((c) => c.name === 'pipit_session')?.httpOnly).toBe(true);
+    expect(cookies.find((c) => c.name === 'session_token')?.httpOnly).toBe(true);
+  }, 60_000);
+
+  it('drops the answer to a wrong password once the password is edited', async () => {
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Generate JWT token' }).click();
+    const refusal = page.getByText('the password is wrong');
+    await refusal.waitFor();
+    await page.getByLabel('Password').fill('');
+    await refusal.waitFor({ state: 'detached' });
   }, 60_000);
 
   it('logs out, refuses a wrong password and logs back in', async () => {
@@ -121,6 +131,10 @@ describe('web UI: registration, sessions and tokens', () => {
     await page.getByRole('button', { name: 'Revoke token e2e-script' }).click();
     await page.getByRole('button', { name: 'Confirm revoke' }).click();
     await page.getByText('No tokens yet.').waitFor();
+    // The confirmation is said, then goes by itself.
+    const note = page.getByRole('status').filter({ hasText: 'Token e2e-script revoked.' });
+    await note.waitFor();
+    await note.waitFor({ state: 'detached' });
 
     const res = await fetch(`${e2e.url}/execute`, {
       method: 'POST',
@@ -140,6 +154,7 @@ describe('web UI: registration, sessions and tokens', () => {
     // The whole menu is reachable without horizontal scrolling.
     const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);
+    await expectFitsPhone(phone.page, 'Settings');
     await e2e.screenshot(phone.page, 'phone-settings', { docs: true });
   }, 60_000);
 

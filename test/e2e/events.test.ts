@@ -54,6 +54,10 @@ describe('web UI: Events', () => {
     const item = feed().getByRole('listitem').filter({ hasText: 'door_open' });
     await item.waitFor();
     await expect(item.textContent()).resolves.toMatch(/CustomEvent.*door_open.*"who": "e2e"/s);
+    // "Sent" is said, then goes by itself.
+    const sent = page.getByRole('status').filter({ hasText: 'Sent “door_open”.' });
+    await sent.waitFor();
+    await sent.waitFor({ state: 'detached' });
     // Published events go to every client, the sender's included.
     await expect.poll(() => client.frames.some((f) => f.args?.subtype === 'door_open')).toBe(true);
   }, 60_000);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PHONE, registerViaApi, signIn, startE2e } from './harness.ts';
 import type { E2e } from './harness.ts';
+import { expectFitsPhone } from './phone.ts';
 
 describe('web UI: Execute', () => {
   let e2e: E2e;
@@ -93,6 +94,8 @@ describe('web UI: Execute', () => {
     await output().getByText('HTTP 400').waitFor();
     const alert = output().getByRole('alert');
     await expect(alert.textContent()).resolves.toContain('seconds');
+    // An action's name leads the message: it is shown as written, not capitalised.
+    await expect(alert.getByRole('listitem').textContent()).resolves.toMatch(/^utils\.sleep: /);
     await e2e.screenshot(page, 'execute-error', { docs: true });
   }, 60_000);
 
@@ -106,10 +109,13 @@ describe('web UI: Execute', () => {
     await output().getByText('Succeeded').waitFor();
 
     await page.getByRole('button', { name: 'Copy as curl' }).click();
-    await page.getByText('✓ Copied').waitFor();
+    const copiedNote = page.getByText('✓ Copied');
+    await copiedNote.waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toContain(`curl -X POST '${e2e.url}/execute'`);
     expect(copied).toContain('"action":"variable.set","args":{"colour":"blue"}');
+    // The note does not outlive the moment.
+    await copiedNote.waitFor({ state: 'detached' });
 
     // The form and the raw editor stay in step.
     await combobox().fill('variable.get');
@@ -150,6 +156,28 @@ describe('web UI: Execute', () => {
     await expect(output().getByLabel('Run output').textContent()).resolves.toBe('3');
   }, 60_000);
 
+  it('clears the previous output when another action is chosen', async () => {
+    await expect(output().getByText('procedure.greet').isVisible()).resolves.toBe(true);
+    // The same action again keeps it: it is still this action's output.
+    await combobox().fill('procedure.greet');
+    await combobox().press('Enter');
+    await expect(output().count()).resolves.toBe(1);
+    await combobox().fill('utils.echo');
+    await combobox().press('Enter');
+    await output().waitFor({ state: 'detached' });
+    // A failed run's errors go too.
+    await combobox().fill('utils.sleep');
+    await combobox().press('Enter');
+    await page.getByRole('textbox', { name: 'seconds' }).fill('5000');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await output().getByRole('alert').waitFor();
+    const recent = page.getByRole('region', { name: 'Recent runs' });
+    await recent.getByRole('button', { name: /^Load variable\.get/ }).click();
+    await expect(combobox().inputValue()).resolves.toBe('variable.get');
+    await output().waitFor({ state: 'detached' });
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+  }, 60_000);
+
   it('is usable on a phone-sized screen', async () => {
     const phone = await e2e.newPage(PHONE);
     await signIn(phone.page, '/execute');
@@ -161,6 +189,7 @@ describe('web UI: Execute', () => {
     await phone.page.getByRole('region', { name: 'Output' }).getByText('Succeeded').waitFor();
     const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);
+    await expectFitsPhone(phone.page, 'Execute');
     await phone.page.getByRole('button', { name: 'Copy as curl' }).scrollIntoViewIfNeeded();
     await e2e.screenshot(phone.page, 'phone-execute', { docs: true });
   }, 60_000);

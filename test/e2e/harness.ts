@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -34,6 +36,8 @@ export const PHONE = { width: 390, height: 800 };
 export interface E2e {
   url: string;
   server: PipitProcess;
+  /** The server's configuration file (a test may edit it and reload). */
+  configPath: string;
   browser: Browser;
   /** A new browser context (own cookies and localStorage) with one page. */
   newPage(viewport?: {
@@ -57,7 +61,7 @@ export interface E2e {
  * @example
  * const e2e = await startE2e(); const { page } = await e2e.newPage(); … await e2e.close();
  */
-export async function startE2e(extraYaml = ''): Promise<E2e> {
+export async function startE2e(extraYaml = '', opts: { port?: number } = {}): Promise<E2e> {
   if (!existsSync(WEB_INDEX))
     throw new Error('the web UI is not built: run "npm run build:web" first');
   if (!existsSync(CHROMIUM))
@@ -66,7 +70,7 @@ export async function startE2e(extraYaml = ''): Promise<E2e> {
   const configPath = join(tmp.dir, 'config.yaml');
   writeFileSync(
     configPath,
-    `device_id: e2e\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${extraYaml}`,
+    `device_id: e2e\nworkdir: ./data\nbackend.http:\n  port: ${opts.port ?? 0}\n  bind_address: 127.0.0.1\n${extraYaml}`,
   );
   let server: PipitProcess | undefined;
   let browser: Browser | undefined;
@@ -91,6 +95,7 @@ export async function startE2e(extraYaml = ''): Promise<E2e> {
   return {
     url: s.url,
     server: s,
+    configPath,
     browser: b,
     async newPage(viewport = DESKTOP) {
       const context = await b.newContext({ viewport, baseURL: s.url, deviceScaleFactor: 1 });
@@ -149,4 +154,19 @@ export async function apiToken(url: string): Promise<string> {
   });
   const body = (await res.json()) as { token: string };
   return body.token;
+}
+
+/**
+ * A loopback port free right now, for a server whose address must be known before it starts
+ * (an OAuth redirect URI names it).
+ *
+ * @example
+ * const port = await freePort(); const e2e = await startE2e(yaml, { port });
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

@@ -55,6 +55,13 @@ export interface EmulatorOptions extends Partial<RuntimeConfig> {
 export const DEFAULT_REDIRECT_URI = 'http://127.0.0.1/callback';
 
 /**
+ * Pipit's own default redirect URI (`music.spotify`'s `redirect_uri`), which `npm run emulator`
+ * accepts unless told otherwise, so that a Pipit with default settings can connect to it.
+ * test/plugins/spotify/emulator-cli.test.ts holds the two to the same value.
+ */
+export const PIPIT_REDIRECT_URI = 'http://127.0.0.1:8008/spotify/auth_callback';
+
+/**
  * Fill in defaults.
  * @example
  * const config = runtimeConfig({ tokenTtlSeconds: 60 });

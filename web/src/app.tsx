@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ErrorList } from './components/error-list.tsx';
 import { LoginForm } from './components/login-form.tsx';
 import { RegisterForm } from './components/register-form.tsx';
+import { settingsSection } from './components/settings-nav.tsx';
 import { Sidebar } from './components/sidebar.tsx';
 import { messagesOf, setSessionLostHandler } from './lib/api.ts';
 import { fetchAuthStatus, logout } from './lib/auth.ts';
@@ -23,11 +24,22 @@ const TITLES: Record<string, string> = {
   '/settings': 'Settings',
 };
 
+/** The menu page an address belongs to (`/settings/integrations` is Settings), if any. */
+function pageOf(path: string): string | undefined {
+  return Object.keys(TITLES).find((p) => path === p || path.startsWith(`${p}/`));
+}
+
+function titleOf(page: string, path: string): string {
+  return page === '/settings'
+    ? `${settingsSection(path).label} · Settings · Pipit`
+    : `${TITLES[page]} · Pipit`;
+}
+
 /** The whole app: who is signed in decides between registration, login and the menu pages. */
 export function App() {
   const [session, setSession] = useState<Session>({ state: 'loading' });
   const path = usePath();
-  const page = TITLES[path] ? path : '/execute';
+  const page = pageOf(path) ?? '/execute';
 
   const refresh = useCallback(async () => {
     try {
@@ -48,12 +60,12 @@ export function App() {
   }, [refresh]);
 
   useEffect(() => {
-    document.title = session.state === 'in' ? `${TITLES[page]} · Pipit` : 'Pipit';
-  }, [session.state, page]);
+    document.title = session.state === 'in' ? titleOf(page, path) : 'Pipit';
+  }, [session.state, page, path]);
 
   const signedIn = (username: string) => {
     setSession({ state: 'in', username });
-    if (!TITLES[location.pathname]) navigate('/execute');
+    if (!pageOf(location.pathname)) navigate('/execute');
   };
 
   switch (session.state) {
@@ -93,7 +105,7 @@ export function App() {
           <main class="content" id="main">
             {page === '/execute' ? <ExecutePage /> : null}
             {page === '/events' ? <EventsPage /> : null}
-            {page === '/settings' ? <SettingsPage username={session.username} /> : null}
+            {page === '/settings' ? <SettingsPage username={session.username} path={path} /> : null}
           </main>
         </div>
       );

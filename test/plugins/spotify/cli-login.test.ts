@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spotifyLogin } from '../../../src/cli/spotify.ts';
 import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
-import { ok, spotifyApp, startEmu } from './helpers.ts';
+import { authorize, ok, pluginState, spotifyApp, startEmu } from './helpers.ts';
 
 let emu: SpotifyEmulator;
 
@@ -71,6 +71,36 @@ describe('pipit spotify login', () => {
       const answer = await t.app.inject({ method: 'GET', url: `${cb.pathname}${cb.search}` });
       expect(answer.statusCode).toBe(200);
       await run.done;
+    } finally {
+      await busy.close();
+      await t.close();
+    }
+  });
+
+  it('says who is authorized already before starting again, and lets Spotify ask again', async () => {
+    const busy = await freePort();
+    const t = await spotifyApp(emu, {
+      redirect_uri: `http://127.0.0.1:${busy.port}/spotify/auth_callback`,
+    });
+    try {
+      expect((await authorize(t)).status).toBe(200);
+      const run = login(t);
+      const url = new URL(await run.url);
+      expect(run.lines[0]).toMatch(
+        /^Spotify is already authorized as "Pipit Tester" \(pipit-tester\) since .+, with 14 scopes\.$/,
+      );
+      expect(run.lines[1]).toMatch(/replaces it/);
+      expect(url.searchParams.get('show_dialog')).toBe('true');
+      // A refresh of the old authorization meanwhile is not mistaken for the new one.
+      await pluginState(t).auth.refresh(pluginState(t).auth.tokens()!.access_token);
+      url.searchParams.set('emulator_user', 'other-tester');
+      const res = await fetch(url, { redirect: 'manual' });
+      const cb = new URL(res.headers.get('location')!);
+      await t.app.inject({ method: 'GET', url: `${cb.pathname}${cb.search}` });
+      await run.done;
+      expect(run.lines.at(-1)).toBe(
+        'Spotify is authorized as "Other Tester" (other-tester): tokens stored.',
+      );
     } finally {
       await busy.close();
       await t.close();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { PIPIT_REDIRECT_URI } from '../../spotify-emulator/config.ts';
 import { startSpotifyEmulator } from '../../spotify-emulator/index.ts';
 import type { EmulatorOptions, SpotifyEmulator } from '../../spotify-emulator/index.ts';
 import { makeApp } from '../../helpers/service.ts';
@@ -6,13 +7,14 @@ import type { TestApp } from '../../helpers/service.ts';
 import type { SpotifyState } from '../../../src/plugins/music/spotify/state.ts';
 import type { Timers } from '../../../src/plugins/music/spotify/timers.ts';
 
-export const REDIRECT = 'http://127.0.0.1:8008/spotify/auth_callback';
+/** The redirect URI the tests configure: Pipit's default, which the emulator's CLI accepts too. */
+export const REDIRECT = PIPIT_REDIRECT_URI;
 
-/** An emulator whose default app accepts the plugin's callback path. */
+/** An emulator whose default app accepts the plugin's callback path (on any loopback port). */
 export function startEmu(options: EmulatorOptions = {}): Promise<SpotifyEmulator> {
   return startSpotifyEmulator({
     ...options,
-    app: { redirectUris: ['http://127.0.0.1/spotify/auth_callback'], ...options.app },
+    app: { redirectUris: [PIPIT_REDIRECT_URI], ...options.app },
   });
 }
 

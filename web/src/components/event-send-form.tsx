@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'preact/hooks';
+import { useTransient } from '../lib/transient.ts';
 import { ErrorList } from './error-list.tsx';
 import { TextField } from './text-field.tsx';
 
@@ -14,11 +15,16 @@ export function EventSendForm({ onSend, serverErrors }: EventSendFormProps) {
   const [subtype, setSubtype] = useState('');
   const [payload, setPayload] = useState('{}');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [sent, setSent] = useState('');
+  const [sent, showSent, clearSent] = useTransient();
   // The server answers a refused frame with an error, never an ack: drop the "Sent" note then.
   useEffect(() => {
-    if (serverErrors.length) setSent('');
-  }, [serverErrors]);
+    if (serverErrors.length) clearSent();
+  }, [serverErrors, clearSent]);
+  // A message about a field goes once the field is edited.
+  const edit = (field: string, set: (v: string) => void) => (value: string) => {
+    set(value);
+    if (errors[field] || errors.send) setErrors({ ...errors, [field]: '', send: '' });
+  };
 
   const submit = (e: Event) => {
     e.preventDefault();
@@ -34,9 +40,9 @@ export function EventSendForm({ onSend, serverErrors }: EventSendFormProps) {
       next.payload = `Not valid JSON: ${(err as Error).message}`;
     }
     setErrors(next);
-    setSent('');
+    clearSent();
     if (Object.keys(next).length) return;
-    if (onSend(subtype.trim(), args)) setSent(`Sent “${subtype.trim()}”.`);
+    if (onSend(subtype.trim(), args)) showSent(`Sent “${subtype.trim()}”.`);
     else setErrors({ send: 'Not connected: wait for the connection to come back and try again.' });
   };
 
@@ -50,7 +56,7 @@ export function EventSendForm({ onSend, serverErrors }: EventSendFormProps) {
         label="Subtype"
         name="subtype"
         value={subtype}
-        onInput={setSubtype}
+        onInput={edit('subtype', setSubtype)}
         required
         error={errors.subtype}
         placeholder="door_open"
@@ -67,7 +73,7 @@ export function EventSendForm({ onSend, serverErrors }: EventSendFormProps) {
           value={payload}
           aria-invalid={errors.payload ? true : undefined}
           aria-describedby={errors.payload ? `${id}-payload-error` : undefined}
-          onInput={(e) => setPayload(e.currentTarget.value)}
+          onInput={(e) => edit('payload', setPayload)(e.currentTarget.value)}
         />
         {errors.payload ? (
           <p id={`${id}-payload-error`} class="field-error">

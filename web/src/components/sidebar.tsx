@@ -1,3 +1,4 @@
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { navigate } from '../lib/router.ts';
 import { Logo } from './logo.tsx';
 
@@ -14,13 +15,43 @@ interface SidebarProps {
   onLogout: () => void;
 }
 
-/** The menu: a sidebar on wide screens, a top bar on phones (see layout.css). */
+/**
+ * The menu: a sidebar on wide screens; on phones one compact bar (see layout.css) where the
+ * account and "Log out" fold behind a button.
+ *
+ * @example
+ * <Sidebar current="/settings" username="ada" onLogout={() => void logout()} />
+ */
 export function Sidebar({ current, username, onLogout }: SidebarProps) {
+  const panelId = useId();
+  const [open, setOpen] = useState(false);
+  const account = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+
+  // The folded account panel closes on Escape and on a press outside it.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      toggle.current?.focus();
+    };
+    const onPress = (e: PointerEvent) => {
+      if (!account.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPress);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPress);
+    };
+  }, [open]);
+
   return (
     <header class="sidebar">
       <div class="brand">
         <Logo />
-        <span>Pipit</span>
+        <span class="brand-name">Pipit</span>
       </div>
       <nav aria-label="Main menu" class="menu">
         <ul>
@@ -45,14 +76,28 @@ export function Sidebar({ current, username, onLogout }: SidebarProps) {
           ))}
         </ul>
       </nav>
-      <div class="account">
-        <span class="account-name" title="Signed in as">
-          <span class="visually-hidden">Signed in as </span>
-          {username}
-        </span>
-        <button type="button" class="button button-ghost" onClick={onLogout}>
-          Log out
+      <div class="account" ref={account}>
+        <button
+          ref={toggle}
+          type="button"
+          class="account-toggle"
+          aria-expanded={open}
+          aria-controls={panelId}
+          title={`Signed in as ${username}`}
+          onClick={() => setOpen(!open)}
+        >
+          <span aria-hidden="true">{username.slice(0, 1).toUpperCase()}</span>
+          <span class="visually-hidden">Account</span>
         </button>
+        <div id={panelId} class={`account-panel${open ? ' account-panel-open' : ''}`}>
+          <span class="account-name" title="Signed in as">
+            <span class="visually-hidden">Signed in as </span>
+            {username}
+          </span>
+          <button type="button" class="button button-ghost" onClick={onLogout}>
+            Log out
+          </button>
+        </div>
       </div>
     </header>
   );

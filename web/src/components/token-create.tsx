@@ -14,6 +14,11 @@ export function TokenCreate({ onCreated }: { onCreated: (token: IssuedToken) => 
   const [errors, setErrors] = useState<string[]>([]);
   const [passwordError, setPasswordError] = useState<string>();
   const expiryCheck = parseExpiryDays(expiry);
+  // The server's answer to the last attempt ("the password is wrong") goes once a field changes.
+  const edit = (set: (v: string) => void) => (value: string) => {
+    set(value);
+    setErrors([]);
+  };
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -52,7 +57,10 @@ export function TokenCreate({ onCreated }: { onCreated: (token: IssuedToken) => 
           name="password"
           type="password"
           value={password}
-          onInput={setPassword}
+          onInput={(v) => {
+            edit(setPassword)(v);
+            setPasswordError(undefined);
+          }}
           autoComplete="current-password"
           required
           error={passwordError}
@@ -61,7 +69,7 @@ export function TokenCreate({ onCreated }: { onCreated: (token: IssuedToken) => 
           label="Token name"
           name="token_name"
           value={name}
-          onInput={setName}
+          onInput={edit(setName)}
           placeholder="e.g. home-assistant"
           hint="Helps you recognise it in the list."
         />
@@ -72,7 +80,7 @@ export function TokenCreate({ onCreated }: { onCreated: (token: IssuedToken) => 
           min={1}
           step="any"
           value={expiry}
-          onInput={setExpiry}
+          onInput={edit(setExpiry)}
           hint="Leave empty for a token that does not expire."
           error={expiryCheck.error}
         />

@@ -66,6 +66,8 @@ export function ExecutePage() {
   };
 
   const load = (name: string, args: Record<string, unknown>) => {
+    // Another action's output (and its errors) would read as this one's: it goes.
+    if (result && result.action !== name) setResult(null);
     setQuery(name);
     const m = catalog.find((e) => e.name === name)?.form;
     setValues(m ? formFromArgs(m, args) : EMPTY);
@@ -156,6 +158,10 @@ export function ExecutePage() {
               onInput={(text) => {
                 setQuery(text);
                 setErrors({});
+                // A name typed in full chooses that action as much as picking it does.
+                const typed = text.trim();
+                if (result && typed !== result.action && catalog.some((e) => e.name === typed))
+                  setResult(null);
               }}
               onSelect={(picked) => load(picked.name, {})}
               // Until the catalog is in, typing would show an empty list; after a failure the

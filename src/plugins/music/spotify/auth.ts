@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import type { Logger } from '../../../core/logger.ts';
 import { PipitError } from '../../../core/errors.ts';
 import type { PluginKv } from '../../../store/plugin-kv.ts';
@@ -8,27 +7,8 @@ import type { SpotifyConfig } from './config.ts';
 import type { Timers } from './timers.ts';
 import { requestToken } from './token-endpoint.ts';
 import type { TokenAnswer } from './token-endpoint.ts';
-
-/** The stored credentials (secrets live under `*_token` keys, which the logger redacts). */
-const TokenRecord = z.object({
-  access_token: z.string(),
-  refresh_token: z.string().optional(),
-  /** Epoch ms on the plugin's clock. */
-  expires_at: z.number(),
-  scope: z.string().default(''),
-  client_id: z.string(),
-  obtained_at: z.number(),
-});
-export type TokenRecord = z.output<typeof TokenRecord>;
-
-/** One authorization address handed out and not used yet. */
-const PendingState = z.object({
-  expires_at: z.number(),
-  code_verifier: z.string().optional(),
-  url: z.string(),
-});
-const PendingStates = z.record(z.string(), PendingState);
-type PendingStates = z.output<typeof PendingStates>;
+import { grantOf, PendingStates, TokenRecord } from './auth-records.ts';
+import type { SpotifyProfile } from './auth-records.ts';
 
 const TOKENS_KEY = 'tokens';
 const STATES_KEY = 'pending_states';
@@ -76,11 +56,16 @@ export class SpotifyAuth {
 
   /**
    * A new authorization address with a random, single-use, expiring `state` stored in the DB.
+   * `showDialog` makes Spotify ask again even when the user approved before (to switch accounts).
    *
    * @example
-   * const { url, state } = auth.authorizeUrl();
+   * const { url, state, expiresAt } = auth.authorizeUrl({ showDialog: true });
    */
-  authorizeUrl(): { url: string; state: string } {
+  authorizeUrl(opts: { showDialog?: boolean } = {}): {
+    url: string;
+    state: string;
+    expiresAt: number;
+  } {
     const state = base64url(randomBytes(24));
     const params = new URLSearchParams({
       client_id: this.config.client_id,
@@ -90,6 +75,7 @@ export class SpotifyAuth {
       scope: SCOPES.join(' '),
       state,
     });
+    if (opts.showDialog) params.set('show_dialog', 'true');
     let verifier: string | undefined;
     if (!this.config.client_secret) {
       verifier = base64url(randomBytes(48));
@@ -107,7 +93,34 @@ export class SpotifyAuth {
     };
     this.kv.set(STATES_KEY, states);
     this.#lastUrl = { url, expiresAt };
-    return { url, state };
+    return { url, state, expiresAt };
+  }
+
+  /**
+   * Forgets the stored tokens (Spotify has no revocation endpoint: the user removes the app's
+   * access at spotify.com/account/apps). Returns whether there were any.
+   *
+   * @example
+   * auth.disconnect(); // true
+   */
+  disconnect(): boolean {
+    const had = this.kv.get(TOKENS_KEY) !== undefined;
+    this.kv.delete(TOKENS_KEY);
+    this.#lastUrl = undefined;
+    return had;
+  }
+
+  /**
+   * Records the account the stored tokens act for, unless they were replaced by another
+   * authorization meanwhile (`grant` is {@link grantOf} of the tokens the profile was read with).
+   *
+   * @example
+   * auth.rememberProfile(grantOf(tokens), { id: 'ada', display_name: 'Ada' });
+   */
+  rememberProfile(grant: number, user: SpotifyProfile): void {
+    const current = this.tokens();
+    if (!current || grantOf(current) !== grant) return;
+    this.kv.set(TOKENS_KEY, { ...current, user });
   }
 
   /**
@@ -146,13 +159,17 @@ export class SpotifyAuth {
     if (!pending) {
       return {
         status: 400,
-        text: 'Unknown or expired authorization state. Start again with "pipit spotify login" or by running a music.spotify action.',
+        text: 'Unknown or expired authorization state. Start again: Connect in Settings → Integrations of the web UI, "pipit spotify login", or any music.spotify action.',
       };
     }
     delete states[state];
     this.kv.set(STATES_KEY, states);
     if (typeof query.error === 'string') {
-      return { status: 400, text: `Spotify did not authorize Pipit: ${query.error}.` };
+      const hint =
+        query.error === 'access_denied'
+          ? ' (access was declined; an app in Development Mode also turns away accounts not listed under its User Management)'
+          : '';
+      return { status: 400, text: `Spotify did not authorize Pipit: ${query.error}${hint}.` };
     }
     if (typeof query.code !== 'string' || !query.code) {
       return { status: 400, text: 'The callback carries no authorization code.' };
@@ -233,22 +250,31 @@ export class SpotifyAuth {
       }
       throw err;
     }
+    const stored = this.tokens();
+    if (stored?.access_token !== current.access_token) {
+      // Disconnected or authorized again while the refresh was in flight: that decision stands.
+      if (!stored) throw this.notAuthorized();
+      return stored;
+    }
     this.log.debug('Spotify access token refreshed');
-    return this.#store(answer, current.refresh_token);
+    return this.#store(answer, current);
   }
 
-  #store(answer: TokenAnswer, oldRefresh: string | undefined): TokenRecord {
+  /** Stores a token answer; `previous` (a refresh) passes on the refresh token and the account. */
+  #store(answer: TokenAnswer, previous: TokenRecord | undefined): TokenRecord {
     const now = this.timers.now();
+    const refresh = answer.refresh_token ?? previous?.refresh_token;
     const record: TokenRecord = {
       access_token: answer.access_token,
       // Spotify may or may not rotate the refresh token: keep the old one when none comes back.
-      ...((answer.refresh_token ?? oldRefresh)
-        ? { refresh_token: answer.refresh_token ?? oldRefresh }
-        : {}),
+      ...(refresh ? { refresh_token: refresh } : {}),
       expires_at: now + answer.expires_in * 1000,
-      scope: answer.scope ?? '',
+      // A refresh answer may leave the scopes out: they are the ones granted before.
+      scope: answer.scope ?? previous?.scope ?? '',
       client_id: this.config.client_id,
       obtained_at: now,
+      authorized_at: previous ? grantOf(previous) : now,
+      ...(previous?.user ? { user: previous.user } : {}),
     };
     this.kv.set(TOKENS_KEY, record);
     return record;

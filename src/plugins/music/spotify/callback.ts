@@ -1,38 +1,73 @@
 import type { FastifyInstance } from 'fastify';
-import type { SpotifyAuth } from './auth.ts';
+import { CALLBACK_CSS, callbackPage } from './callback-page.ts';
+import type { CallbackView } from './callback-page.ts';
+import { currentProfile } from './state.ts';
+import type { SpotifyState } from './state.ts';
 
 /** The path Spotify redirects to after the user allows access (SPEC: `/<provider>/auth_callback`). */
 export const CALLBACK_PATH = '/spotify/auth_callback';
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+/** How long the success page may wait for Spotify to say who authorized. */
+const PROFILE_TIMEOUT_MS = 5000;
 
 /**
- * A small HTML page for the browser that followed Spotify's redirect.
+ * Completes an authorization from the callback's query (state, code exchange, tokens stored),
+ * then reads the account it is for, so the page can say who is connected. The account is a
+ * nicety: when Spotify does not answer in time the authorization still succeeded.
  *
  * @example
- * callbackPage(200, 'Authorized.');
+ * const { status, view } = await finishAuthorization(state, { code, state: s });
  */
-export function callbackPage(status: number, text: string): string {
-  const title = status === 200 ? 'Spotify authorized' : 'Spotify authorization failed';
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${escapeHtml(text)}</p></body></html>`;
+export async function finishAuthorization(
+  state: SpotifyState,
+  query: Record<string, unknown>,
+): Promise<{ status: number; view: CallbackView }> {
+  const outcome = await state.auth.completeAuthorization(query);
+  if (outcome.status !== 200) {
+    return { status: outcome.status, view: { ok: false, text: outcome.text } };
+  }
+  state.devices = undefined;
+  const user = await currentProfile(state, AbortSignal.timeout(PROFILE_TIMEOUT_MS)).catch(
+    (err: unknown) => {
+      state.log.warn({ err }, 'Spotify authorized, but the account could not be read');
+      return undefined;
+    },
+  );
+  return { status: 200, view: { ok: true, text: outcome.text, ...(user ? { user } : {}) } };
 }
 
 /**
  * Serves `GET /spotify/auth_callback` (unauthenticated: only a pending, unexpired, single-use
- * `state` is accepted).
+ * `state` is accepted) and its stylesheet. `current` is the plugin's state as it is now (it may
+ * have been reloaded since the routes were registered).
  *
  * @example
- * callbackRoute(app, auth);
+ * callbackRoute(app, () => state);
  */
-export function callbackRoute(app: FastifyInstance, auth: SpotifyAuth): void {
+export function callbackRoute(app: FastifyInstance, current: () => SpotifyState | undefined): void {
+  // Relative links keep working behind a reverse proxy that serves Pipit under a prefix.
+  const links = {
+    stylesheet: `${CALLBACK_PATH.split('/').pop()!}.css`,
+    returnTo: '../settings/integrations',
+  };
   app.get(CALLBACK_PATH, async (req, reply) => {
-    const outcome = await auth.completeAuthorization(req.query as Record<string, unknown>);
+    const state = current();
+    const { status, view } = state
+      ? await finishAuthorization(state, req.query as Record<string, unknown>)
+      : {
+          status: 404,
+          view: { ok: false, text: 'The music.spotify plugin is not configured any more.' },
+        };
     return reply
-      .code(outcome.status)
+      .code(status)
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(callbackPage(outcome.status, outcome.text));
+      .send(callbackPage(view, links));
   });
+  app.get(`${CALLBACK_PATH}.css`, async (_req, reply) =>
+    reply
+      .header('content-type', 'text/css; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(CALLBACK_CSS),
+  );
 }

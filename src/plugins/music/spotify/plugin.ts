@@ -7,9 +7,9 @@ import { playlistActions } from './actions/playlists.ts';
 import { searchActions } from './actions/search.ts';
 import { statusActions } from './actions/status.ts';
 import { SpotifyAuth } from './auth.ts';
-import { callbackRoute } from './callback.ts';
 import { SpotifyClient } from './client.ts';
 import { SpotifyConfig } from './config.ts';
+import { spotifyHttp } from './http.ts';
 import type { SpotifyState } from './state.ts';
 import { realTimers } from './timers.ts';
 
@@ -36,7 +36,7 @@ export default definePlugin<SpotifyConfig, SpotifyState>({
       realTimers(),
     );
     const client = new SpotifyClient(config, auth, log);
-    return { config, auth, client, log, devices: undefined, userId: undefined };
+    return { config, auth, client, log, devices: undefined };
   },
-  http: (app, { state }) => callbackRoute(app, state.auth),
+  http: (app, ctx) => spotifyHttp(app, ctx),
 });

@@ -1,6 +1,8 @@
 import type { Logger } from '../../../core/logger.ts';
 import { actionsFor } from '../../../core/action.ts';
 import { PipitError } from '../../../core/errors.ts';
+import { grantOf } from './auth-records.ts';
+import type { SpotifyProfile } from './auth-records.ts';
 import type { SpotifyAuth } from './auth.ts';
 import type { SpotifyClient } from './client.ts';
 import type { SpotifyConfig } from './config.ts';
@@ -14,8 +16,6 @@ export interface SpotifyState {
   log: Logger;
   /** Short-lived device list, so name lookups do not re-list devices on every call. */
   devices: { at: number; list: ApiDevice[] } | undefined;
-  /** The authorized account's ID (from `GET /me`), once known. */
-  userId: string | undefined;
 }
 
 /** `defineAction` bound to the plugin's state. */
@@ -70,15 +70,35 @@ export async function resolveDevice(
 }
 
 /**
- * The authorized account's user ID (cached).
+ * The authorized account (`GET /me` once per authorization: it is stored with the tokens, so a
+ * new authorization, possibly as someone else, reads it again).
+ *
+ * @example
+ * const { id, display_name } = await currentProfile(state, signal);
+ */
+export async function currentProfile(
+  state: SpotifyState,
+  signal?: AbortSignal,
+): Promise<SpotifyProfile> {
+  const before = state.auth.tokens();
+  if (before?.user) return before.user;
+  const me = await state.client.request<{ id?: string; display_name?: string | null }>({
+    path: '/me',
+    signal,
+  });
+  if (!me?.id) throw new PipitError('UPSTREAM_ERROR', 'Spotify answered GET /me without a user ID');
+  const profile = { id: me.id, display_name: me.display_name ?? null };
+  // Without tokens the request has failed already; a new authorization meanwhile is not stored to.
+  if (before) state.auth.rememberProfile(grantOf(before), profile);
+  return profile;
+}
+
+/**
+ * The authorized account's user ID.
  *
  * @example
  * const me = await currentUserId(state, signal);
  */
 export async function currentUserId(state: SpotifyState, signal?: AbortSignal): Promise<string> {
-  if (state.userId) return state.userId;
-  const me = await state.client.request<{ id?: string }>({ path: '/me', signal });
-  if (!me?.id) throw new PipitError('UPSTREAM_ERROR', 'Spotify answered GET /me without a user ID');
-  state.userId = me.id;
-  return me.id;
+  return (await currentProfile(state, signal)).id;
 }

@@ -1,0 +1,104 @@
+import type { SpotifyProfile } from './auth-records.ts';
+import { SCOPES } from './config.ts';
+import { currentProfile } from './state.ts';
+import type { SpotifyState } from './state.ts';
+
+/**
+ * The connection state of the plugin (`GET /spotify/auth/status`, Settings → Integrations,
+ * `pipit spotify login`). Times are UNIX seconds; `null` where there is nothing to say.
+ */
+export interface SpotifyAuthStatus {
+  /** False when the plugin has no `music.spotify:` section (or `enabled: false`). */
+  configured: boolean;
+  /** Tokens are stored for the configured client ID. */
+  connected: boolean;
+  client_id: string | null;
+  redirect_uri: string | null;
+  /** `pkce` without a client secret, `client_secret` with one. */
+  flow: 'pkce' | 'client_secret' | null;
+  /** The Spotify account the tokens act for. */
+  user: SpotifyProfile | null;
+  /** Why `user` is null while connected (Spotify could not be asked). */
+  user_error: string | null;
+  /** Scopes Spotify granted. */
+  scopes: string[];
+  /** Scopes Pipit asks for that were not granted (reconnect to grant them). */
+  missing_scopes: string[];
+  /** When the access token expires (it is refreshed on its own while a refresh token exists). */
+  expires_at: number | null;
+  /** When the user authorized Pipit (kept across refreshes); null for older authorizations. */
+  authorized_at: number | null;
+  /** A refresh token is stored: the access can be renewed without the user. */
+  refreshable: boolean;
+}
+
+/** The status of a plugin that is not configured (no section, or `enabled: false`). */
+export const NOT_CONFIGURED: SpotifyAuthStatus = {
+  configured: false,
+  connected: false,
+  client_id: null,
+  redirect_uri: null,
+  flow: null,
+  user: null,
+  user_error: null,
+  scopes: [],
+  missing_scopes: [],
+  expires_at: null,
+  authorized_at: null,
+  refreshable: false,
+};
+
+const seconds = (ms: number) => Math.round(ms / 1000);
+
+/**
+ * Reads the connection state. The account is read from Spotify (`GET /me`) once per
+ * authorization and stored with the tokens; when that read fails the status says why in
+ * `user_error` rather than failing.
+ *
+ * @example
+ * const status = await spotifyAuthStatus(state, AbortSignal.timeout(5000));
+ * status.connected && status.user?.display_name; // 'Ada Lovelace'
+ */
+export async function spotifyAuthStatus(
+  state: SpotifyState,
+  signal?: AbortSignal,
+): Promise<SpotifyAuthStatus> {
+  const { config, auth } = state;
+  let userError: string | null = null;
+  if (auth.tokens() && !auth.tokens()?.user) {
+    try {
+      await currentProfile(state, signal);
+    } catch (err) {
+      userError = err instanceof Error ? err.message : String(err);
+    }
+  }
+  // Read again: the profile is stored now, or a refresh Spotify refused has dropped the tokens.
+  const tokens = auth.tokens();
+  const granted = tokens ? tokens.scope.split(/\s+/).filter(Boolean) : [];
+  return {
+    configured: true,
+    connected: tokens !== undefined,
+    client_id: config.client_id,
+    redirect_uri: config.redirect_uri,
+    flow: config.client_secret ? 'client_secret' : 'pkce',
+    user: tokens?.user ?? null,
+    user_error: tokens ? userError : null,
+    scopes: granted,
+    missing_scopes: tokens ? SCOPES.filter((s) => !granted.includes(s)) : [],
+    expires_at: tokens ? seconds(tokens.expires_at) : null,
+    authorized_at: tokens?.authorized_at === undefined ? null : seconds(tokens.authorized_at),
+    refreshable: Boolean(tokens?.refresh_token),
+  };
+}
+
+/**
+ * One line about the account for people: `"Ada Lovelace" (ada)`, or the ID alone.
+ *
+ * @example
+ * describeUser({ id: 'ada', display_name: 'Ada Lovelace' }); // '"Ada Lovelace" (ada)'
+ */
+export function describeUser(user: SpotifyProfile): string {
+  return user.display_name && user.display_name !== user.id
+    ? `"${user.display_name}" (${user.id})`
+    : user.id;
+}
