@@ -69,6 +69,23 @@ beforeEach(() => {
 afterEach(() => tmp.cleanup());
 
 describe('a Platypush config.yaml', () => {
+  it("loads the shape of Platypush's own test configuration (include, main.db, werkzeug, redis port)", () => {
+    mkdirSync(join(tmp.dir, 'include'));
+    writeFileSync(
+      join(tmp.dir, 'include', 'procedures.yaml'),
+      'procedure.save_note:\n  - action: file.write\n    args:\n      file: ${path}\n      content: ${text}\n',
+    );
+    writeFileSync(
+      configPath,
+      'include:\n  - include/procedures.yaml\nmain.db:\n  engine: sqlite:////tmp/x.db\nbackend.http:\n  port: 8124\n  num_workers: 1\n  use_werkzeug_server: True\nredis:\n  port: 16380\n',
+    );
+    const config = loadConfig({ path: configPath, plugins: builtinPlugins });
+    expect(config.http?.port).toBe(8124);
+    expect(config.redisUrl).toBe('redis://127.0.0.1:16380');
+    expect(config.procedures.map((p) => p.key)).toEqual(['procedure.save_note']);
+    expect(config.warnings).toHaveLength(4);
+  });
+
   it('loads, with one warning per Platypush-only key and unknown plugin', () => {
     const config = loadConfig({ path: configPath, plugins: builtinPlugins });
     const text = config.warnings.join('\n');
