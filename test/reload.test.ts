@@ -63,7 +63,11 @@ describe('POST /reload', () => {
       `${BASE}cron.Bad:\n  cron_expression: 'every day'\n  actions: [{action: utils.echo}]\n`,
       /invalid cron_expression/,
     ],
-    ['a misspelt key', `${BASE.replace('backend.http:', 'backend.htp:')}`, /backend\.htp/],
+    [
+      'a misspelt key',
+      `${BASE.replace('port: 0', 'prot: 0')}`,
+      /backend\.http: unknown key "prot"/,
+    ],
   ])('refuses %s with 400, keeping the running configuration', async (_what, yaml, message) => {
     write(yaml);
     const res = await reload();
