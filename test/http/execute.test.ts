@@ -106,12 +106,12 @@ describe('POST /execute', () => {
     expect(body.response.errors.join(' ')).toMatch(pattern);
   });
 
-  it('refuses a body that is not JSON with 415', async () => {
+  it("reads a token caller's body as JSON whatever its type, and refuses one that is not JSON", async () => {
     const res = await exec('action=utils.echo', {
       'content-type': 'application/x-www-form-urlencoded',
     });
-    expect(res.statusCode).toBe(415);
-    expect(res.json().response.errors[0]).toMatch(/Content-Type: application\/json/);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().response.errors[0]).toMatch(/malformed JSON/);
   });
 
   it('refuses an oversized body with 413', async () => {
@@ -137,7 +137,8 @@ describe('POST /execute', () => {
   it.each([
     ['no header', {}, /authentication required/],
     ['a garbled token', { authorization: 'Bearer not.a.jwt' }, /not valid/],
-    ['another scheme', { authorization: 'Basic YWRhOnB3' }, /must be "Bearer <token>"/],
+    ['another scheme', { authorization: 'Digest username="ada"' }, /must be "Bearer <token>"/],
+    ['a wrong Basic password', { authorization: 'Basic YWRhOnB3' }, /wrong user name or password/],
   ])('answers 401 for %s', async (_name, headers, pattern) => {
     const res = await t.app.inject({
       method: 'POST',

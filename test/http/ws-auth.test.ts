@@ -48,9 +48,13 @@ describe('WebSocket authentication and connection lifecycle', () => {
   it('refuses a bad token and a malformed Authorization header', async () => {
     await expectRefused(await connect(`${base}/ws/events`, bearer('not.a.jwt')), /token/i);
     const basic = await connect(`${base}/ws/requests`, {
-      headers: { authorization: 'Basic YWRhOnB3' },
+      headers: { authorization: 'Basic YWRhOnB3' }, // ada:pw, the wrong password
     });
-    await expectRefused(basic, /must be "Bearer <token>"/);
+    await expectRefused(basic, /wrong user name or password/);
+    const digest = await connect(`${base}/ws/requests`, {
+      headers: { authorization: 'Digest username="ada"' },
+    });
+    await expectRefused(digest, /must be "Bearer <token>" or "Basic/);
   });
 
   it('refuses every connection while no user exists (NO_USER)', async () => {
