@@ -1,26 +1,16 @@
 import { api, ApiError } from './api.ts';
 
 // The shapes the server answers, from its own definitions (type-only: nothing is bundled).
-import type { SpotifyAuthStatus } from '../../../src/plugins/music/spotify/auth-status.ts';
-import type { StartAnswer } from '../../../src/plugins/music/spotify/auth-routes.ts';
+import { NOT_CONFIGURED } from '../../../src/plugins/music/spotify/auth-status-shape.ts';
+import type {
+  SpotifyAuthStatus,
+  StartAnswer,
+} from '../../../src/plugins/music/spotify/auth-status-shape.ts';
 
 export type { SpotifyAuthStatus, StartAnswer };
 
 /** What the status is when the plugin has no configuration section (its routes do not exist). */
-export const SPOTIFY_NOT_CONFIGURED: SpotifyAuthStatus = {
-  configured: false,
-  connected: false,
-  client_id: null,
-  redirect_uri: null,
-  flow: null,
-  user: null,
-  user_error: null,
-  scopes: [],
-  missing_scopes: [],
-  expires_at: null,
-  authorized_at: null,
-  refreshable: false,
-};
+export const SPOTIFY_NOT_CONFIGURED: SpotifyAuthStatus = NOT_CONFIGURED;
 
 /**
  * The Spotify connection: who, which scopes, until when. The plugin serves the route only when it

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { PipitError } from '../../../core/errors.ts';
 import { parseBody } from '../../../http/reply.ts';
 import { NOT_CONFIGURED, spotifyAuthStatus } from './auth-status.ts';
+import type { StartAnswer } from './auth-status-shape.ts';
+// The request's `principal` (set by the API's guard, declared there).
+import type {} from '../../../http/guard.ts';
 import type { SpotifyState } from './state.ts';
 
 /** The JSON routes of the connection, for the web UI's Settings → Integrations. */
@@ -21,16 +24,6 @@ const StartBody = z.strictObject({
     .optional()
     .describe('make Spotify ask again even if the user approved before (default: when connected)'),
 });
-
-/** `POST /spotify/auth/start`'s answer. */
-export interface StartAnswer {
-  /** The authorization address to open (in this tab, a popup, or on another device). */
-  url: string;
-  /** When its single-use `state` expires, UNIX seconds. */
-  expires_at: number;
-  /** Tokens are stored already: completing this replaces them. */
-  already_connected: boolean;
-}
 
 // These answers carry account details: never cached.
 const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
