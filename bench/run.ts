@@ -7,6 +7,7 @@ import { benchExecute } from './execute.ts';
 import { benchWs } from './ws.ts';
 import { benchSpotify } from './spotify.ts';
 import { benchHook } from './hook.ts';
+import { benchMqtt } from './mqtt.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -16,6 +17,7 @@ results.execute = await benchExecute({ seconds, rounds, connections: 50 });
 results.ws = await benchWs({ rounds });
 results.spotify = await benchSpotify({ rounds, latencyMs: 50, concurrency: 8 });
 results.hook = await benchHook({ seconds, rounds, connections: 50 });
+results.mqtt = await benchMqtt({ seconds, rounds, rate: 1000 });
 
 const dir = join(import.meta.dirname, 'results');
 mkdirSync(dir, { recursive: true });

@@ -2,13 +2,15 @@
 # Installs the Debian packages the test suite and the benchmarks drive for real:
 # - chromium: the web UI's end-to-end tests (Playwright);
 # - systemd: `systemd-analyze verify` checks deploy/pipit.service;
-# - wrk: the HTTP load generator of `npm run bench`.
+# - wrk: the HTTP load generator of `npm run bench`;
+# - mosquitto: the MQTT broker that the mqtt plugin's tests and benchmark start on free ports.
 # Needs root (or sudo). Installs only what is missing.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 command -v wrk >/dev/null 2>&1 || need+=(wrk)
+command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -33,6 +33,17 @@ const IGNORED_HTTP: Record<string, string> = {
   ssl_protocol: 'terminate HTTPS in a reverse proxy (see "Operating Pipit")',
 };
 
+// Keys of plugin sections that Platypush's plugins take and Pipit's do not need.
+const IGNORED_IN_PLUGINS: Record<string, Record<string, string>> = {
+  mqtt: {
+    run_topic_prefix:
+      'Pipit runs no actions from MQTT messages (anyone who can publish could run them): write a hook on MQTTMessageEvent that checks the message',
+    listeners: 'subscribe with mqtt.topics (the section) or the mqtt.subscribe action',
+    tls_version: "Pipit uses Node's TLS defaults",
+    tls_ciphers: "Pipit uses Node's TLS defaults",
+  },
+};
+
 const PYTHON_LEVELS: Record<string, string> = {
   CRITICAL: 'fatal',
   FATAL: 'fatal',
@@ -149,6 +160,18 @@ export function adaptPlatypushConfig(
       backendRedis.source,
       "backend.redis is Platypush's message bus: Pipit reads its connection as redis.url and needs no Redis for one machine",
     );
+  }
+
+  for (const [plugin, keys] of Object.entries(IGNORED_IN_PLUGINS)) {
+    const entry = raw.get(plugin);
+    if (!entry || !isMapping(entry.value)) continue;
+    const section = { ...entry.value };
+    for (const [k, reason] of Object.entries(keys)) {
+      if (!(k in section)) continue;
+      delete section[k];
+      warn(entry.source, `${plugin}.${k} is Platypush's and is ignored: ${reason}`);
+    }
+    raw.set(plugin, { ...entry, value: section });
   }
 
   // What is left and is not Pipit's: sections of plugins and backends Pipit does not have.

@@ -151,8 +151,13 @@ export function secret<T extends z.ZodType>(schema: T): T {
   return schema.meta({ ...schema.meta(), secret: true });
 }
 
-// Looks through optional/nullable/default wrappers, since the mark may sit on any layer.
-function isSecretSchema(schema: z.ZodType): boolean {
+/**
+ * True when a parameter's schema is marked {@link secret} (on any optional/nullable/default layer).
+ *
+ * @example
+ * isSecretSchema(secret(z.string().optional())); // true
+ */
+export function isSecretSchema(schema: z.ZodType): boolean {
   for (let at: z.ZodType | undefined = schema, depth = 0; at && depth < 8; depth++) {
     if (at.meta()?.secret === true) return true;
     at = (at as unknown as { _zod: { def: { innerType?: z.ZodType } } })._zod.def.innerType;

@@ -3,6 +3,7 @@ import { coerceArgs } from './coerce.ts';
 import type { CompiledAction } from './action.ts';
 import { PipitError } from './errors.ts';
 import { safeParse } from './safe-parse.ts';
+import { isSecretSchema } from './action.ts';
 
 /** A short, safe rendering of a value for error messages. */
 export function preview(value: unknown): string {
@@ -40,7 +41,10 @@ function describeIssue(
   const what = issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
   const desc = action.params[String(issue.path[0])]?.description;
   const hint = desc ? ` (${desc})` : '';
-  return `${actionName}: argument "${path}"${hint}: ${what}; got ${preview(value)}`;
+  // A secret (a password) is never quoted back, not even when it has the wrong type.
+  const param = action.params[String(issue.path[0])];
+  const got = param && isSecretSchema(param) ? 'a value (not shown: it is secret)' : preview(value);
+  return `${actionName}: argument "${path}"${hint}: ${what}; got ${got}`;
 }
 
 /**

@@ -1,7 +1,11 @@
 import type { PluginDef } from '../core/action.ts';
 import event from './event.ts';
+import file from './file/plugin.ts';
+import http from './http/plugin.ts';
 import inspect from './inspect.ts';
 import logger from './logger.ts';
+import mqtt from './mqtt/plugin.ts';
+import shell from './shell/plugin.ts';
 import spotify from './music/spotify/plugin.ts';
 import utils from './utils.ts';
 import variable from './variable.ts';
@@ -17,4 +21,8 @@ export const builtinPlugins: readonly PluginDef[] = [
   inspect,
   event,
   spotify,
+  shell,
+  file,
+  http,
+  mqtt,
 ] as PluginDef[];

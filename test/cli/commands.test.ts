@@ -47,7 +47,15 @@ describe('pipit CLI commands', () => {
     expect(res.stdout).toMatch(/utils\.sleep/);
     expect(res.stdout).toMatch(/seconds\s+how long to wait/);
     const json = JSON.parse((await cli(['actions', '--json'])).stdout) as { name: string }[];
-    expect(json.map((p) => p.name)).toEqual(['event', 'inspect', 'logger', 'utils', 'variable']);
+    expect(json.map((p) => p.name)).toEqual([
+      'event',
+      'http',
+      'inspect',
+      'logger',
+      'mqtt',
+      'utils',
+      'variable',
+    ]);
     expect((await cli(['actions', 'nope'])).code).toBe(1);
   });
 
@@ -86,5 +94,5 @@ describe('pipit CLI commands', () => {
       removed: true,
     });
     expect((await cli(['user', 'remove', 'ada'])).stderr).toMatch(/no user named "ada"/);
-  });
+  }, 60_000);
 });

@@ -42,8 +42,10 @@ describe('configuration', () => {
     });
     expect([...config.plugins.keys()].sort()).toEqual([
       'event',
+      'http',
       'inspect',
       'logger',
+      'mqtt',
       'utils',
       'variable',
     ]);

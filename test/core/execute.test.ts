@@ -194,3 +194,34 @@ describe('coercion', () => {
     expect(coerceValue(schema, input)).toEqual(expected);
   });
 });
+
+describe('secret parameters in error messages', () => {
+  it('never quotes a secret argument back, even of the wrong type', async () => {
+    const { z } = await import('zod');
+    const { defineAction, definePlugin, secret } = await import('../../src/core/action.ts');
+    const { Registry, compileActions } = await import('../../src/core/registry.ts');
+    const { createExecute } = await import('../../src/core/execute.ts');
+    const { createLogger } = await import('../../src/core/logger.ts');
+    const login = defineAction({
+      name: 'login',
+      summary: 'Takes a password.',
+      params: { password: secret(z.string().describe('the password')) },
+      run: () => 'ok',
+    });
+    const def = definePlugin({ name: 'vault', summary: 'Test.', actions: [login] });
+    const registry = new Registry([def]);
+    registry.addPlugin({ def, config: {}, state: undefined, actions: compileActions(def) });
+    const execute = createExecute({
+      registry,
+      deviceId: 'test',
+      log: createLogger({ level: 'silent' }),
+      services: () => ({}) as never,
+    });
+    const { message } = await execute(
+      { type: 'request', action: 'vault.login', args: { password: 12345678 } },
+      { target: 'cli' },
+    );
+    expect(message.response.errors[0]).toMatch(/argument "password".*not shown: it is secret/);
+    expect(message.response.errors[0]).not.toContain('12345678');
+  });
+});

@@ -109,6 +109,19 @@ describe('a Platypush config.yaml', () => {
     expect(config.http?.port).toBe(0);
   });
 
+  it("drops Platypush's mqtt keys with a warning each (run_topic_prefix, listeners, tls_*)", () => {
+    writeFileSync(
+      configPath,
+      'mqtt:\n  host: 127.0.0.1\n  run_topic_prefix: platypush/run\n  listeners: []\n  tls_version: tlsv1.2\n',
+    );
+    const config = loadConfig({ path: configPath, plugins: builtinPlugins });
+    expect(config.warnings.join('\n')).toMatch(
+      /mqtt\.run_topic_prefix is Platypush's and is ignored: Pipit runs no actions from MQTT messages/,
+    );
+    expect(config.warnings).toHaveLength(3);
+    expect(config.plugins.get('mqtt')?.config).toMatchObject({ host: '127.0.0.1' });
+  });
+
   it.each([
     ['DEBUG', 'debug'],
     ['WARNING', 'warn'],

@@ -1,0 +1,88 @@
+import type { Dirent, Stats } from 'node:fs';
+import { lstat, readdir, stat } from 'node:fs/promises';
+import { basename, join, matchesGlob, relative, sep } from 'node:path';
+import { z } from 'zod';
+import { PipitError } from '../../core/errors.ts';
+import { fsCall } from './errors.ts';
+import { PathParam, fileAction } from './params.ts';
+
+/** One entry of `file.list`. */
+export interface ListEntry {
+  type: 'file' | 'directory' | 'symlink' | 'other';
+  path: string;
+  name: string;
+  size: number;
+  /** Last modification, UNIX seconds. */
+  modified: number;
+}
+
+function typeOf(st: Stats | Dirent): ListEntry['type'] {
+  if (st.isSymbolicLink()) return 'symlink';
+  if (st.isDirectory()) return 'directory';
+  return st.isFile() ? 'file' : 'other';
+}
+
+function entry(path: string, st: Stats): ListEntry {
+  return {
+    type: typeOf(st),
+    path,
+    name: basename(path),
+    size: st.size,
+    modified: st.mtimeMs / 1000,
+  };
+}
+
+export const list = fileAction({
+  name: 'list',
+  summary:
+    'Lists a directory: [{type, path, name, size, modified}], directories first, then by name; a file lists as itself.',
+  description:
+    'type is "file", "directory", "symlink" (not followed) or "other". glob filters by path relative to the directory: "*.txt", "**/*.log" (which also searches subdirectories), "{a,b}*"; "*" skips names starting with a dot. Symbolic links to directories are not descended into.',
+  params: {
+    path: PathParam('the directory to list (default: the first of file.roots, else /)').optional(),
+    glob: z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .describe(
+        'only entries whose path relative to the directory matches, e.g. "*.txt" or "**/*.log"',
+      ),
+    recursive: z.boolean().default(false).describe('list subdirectories too'),
+  },
+  run: async ({ path, glob, recursive }, { state }) => {
+    const action = 'file.list';
+    const dir = await state.guard.resolve(
+      { action, param: 'path' },
+      path ?? state.guard.roots?.[0] ?? '/',
+    );
+    const top = await fsCall(action, dir, () => stat(dir));
+    if (!top.isDirectory()) return [entry(dir, top)];
+    const limit = state.config.max_list_entries;
+    const deep = recursive || (glob !== undefined && (glob.includes('/') || glob.includes('**')));
+    const found: ListEntry[] = [];
+    let visited = 0;
+    const walk = async (at: string): Promise<void> => {
+      const children = await fsCall(action, at, () => readdir(at, { withFileTypes: true }));
+      for (const child of children) {
+        if (++visited > limit * 10 || found.length >= limit) {
+          throw new PipitError(
+            'ACTION_FAILED',
+            `${action}: ${dir} holds more than ${found.length >= limit ? `${limit} matching entries` : `${limit * 10} entries to look through`} (file.max_list_entries): narrow it with "glob" or a deeper "path", or raise file.max_list_entries`,
+            { details: { path: dir, limit } },
+          );
+        }
+        const full = join(at, child.name);
+        const rel = relative(dir, full).split(sep).join('/');
+        if (glob === undefined || matchesGlob(rel, glob)) {
+          const st = await lstat(full).catch(() => undefined);
+          if (st) found.push(entry(full, st));
+        }
+        if (deep && child.isDirectory()) await walk(full);
+      }
+    };
+    await walk(dir);
+    const rank = (e: ListEntry) => (e.type === 'directory' ? 0 : 1);
+    return found.sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path));
+  },
+});

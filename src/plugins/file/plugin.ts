@@ -1,0 +1,49 @@
+import { definePlugin } from '../../core/action.ts';
+import { FileConfig } from './config.ts';
+import { copy, move, rename } from './copy-move.ts';
+import { list } from './list.ts';
+import { mkdir } from './mkdir.ts';
+import { chmod, home, link, touch } from './misc.ts';
+import { PathGuard } from './paths.ts';
+import { read } from './read.ts';
+import { del, rmdir, unlink } from './remove.ts';
+import { exists, getsize, stat } from './stat.ts';
+import type { FileState } from './state.ts';
+import { append, write } from './write.ts';
+
+/**
+ * `file`: reads and writes files on the host as the service's user. Off until the configuration has
+ * a `file:` section; `file.roots` confines every path.
+ *
+ * @example
+ * // config.yaml: file: {roots: ['/srv/pipit']}
+ * await run('file.write', { file: '/srv/pipit/notes.txt', content: 'hello' });
+ */
+export default definePlugin<FileConfig, FileState>({
+  name: 'file',
+  summary:
+    'Reads, writes (atomically), copies, moves, lists and deletes files on this host as the service user, optionally confined to file.roots.',
+  disabledHint: `it reads, writes and deletes files on this host as the service's user, so it is off until the configuration has a "file:" section. Add "file: {}" to enable it for every path the service user can reach, or "file: {roots: [/srv/pipit]}" to confine it to those directories, then restart Pipit`,
+  config: FileConfig,
+  actions: [
+    read,
+    write,
+    append,
+    copy,
+    move,
+    rename,
+    del,
+    unlink,
+    mkdir,
+    rmdir,
+    list,
+    stat,
+    exists,
+    getsize,
+    touch,
+    chmod,
+    link,
+    home,
+  ],
+  init: ({ config }) => ({ config, guard: new PathGuard(config.roots) }),
+});

@@ -1,0 +1,78 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { atomicWrite } from './atomic.ts';
+import { fsCall } from './errors.ts';
+import { EncodingParam, ModeParam, PathParam, fileAction, parseMode } from './params.ts';
+import type { FileState } from './state.ts';
+
+const ContentParam = z
+  .unknown()
+  .describe(
+    'what to write: text (or base64 with encoding "base64"); other values are written as JSON',
+  );
+
+function toBytes(content: unknown, encoding: string): Buffer {
+  if (typeof content === 'string')
+    return Buffer.from(content, encoding === 'base64' ? 'base64' : 'utf8');
+  return Buffer.from(JSON.stringify(content) ?? 'null', 'utf8');
+}
+
+async function writeFile(
+  state: FileState,
+  action: string,
+  args: {
+    file: string;
+    content: unknown;
+    encoding: string;
+    append: boolean;
+    mode?: number | string;
+    parents: boolean;
+  },
+): Promise<{ file: string; size: number }> {
+  const path = await state.guard.resolve({ action, param: 'file' }, args.file);
+  const data = toBytes(args.content, args.encoding);
+  if (args.parents)
+    await fsCall(action, dirname(path), () => mkdir(dirname(path), { recursive: true }));
+  await fsCall(action, path, () =>
+    atomicWrite(path, data, {
+      append: args.append,
+      ...(args.mode === undefined ? {} : { mode: parseMode(args.mode) }),
+    }),
+  );
+  return { file: path, size: data.length };
+}
+
+const common = {
+  file: PathParam('the file to write'),
+  content: ContentParam,
+  encoding: EncodingParam,
+  mode: ModeParam(
+    'permissions of the file, e.g. "0600" (default: kept, or 0666 less the umask for a new file)',
+  ).optional(),
+  parents: z.boolean().default(false).describe('create missing parent directories'),
+};
+
+export const write = fileAction({
+  name: 'write',
+  summary:
+    'Writes a file atomically (a temporary file renamed over it): readers and crashes see the old content or the new, never a part.',
+  description:
+    'Replaces the content, or adds to it with append: true (the whole file is still replaced in one step). Returns {file, size}: the resolved path and the bytes written.',
+  params: {
+    ...common,
+    append: z
+      .boolean()
+      .default(false)
+      .describe('add to the end of the file instead of replacing it'),
+  },
+  run: (args, { state }) => writeFile(state, 'file.write', args),
+});
+
+export const append = fileAction({
+  name: 'append',
+  summary:
+    'Adds content to the end of a file (created if missing), atomically, as file.write with append: true.',
+  params: common,
+  run: (args, { state }) => writeFile(state, 'file.append', { ...args, append: true }),
+});

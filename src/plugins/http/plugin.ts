@@ -1,0 +1,26 @@
+import { definePlugin } from '../../core/action.ts';
+import { methodActions, request } from './actions.ts';
+import { HttpConfig } from './config.ts';
+import { compileHostAllowList } from './hosts.ts';
+import type { HttpState } from './state.ts';
+
+/**
+ * `http`: HTTP requests to other services (also reachable as Platypush's `http.request`, so
+ * `http.request.get` is `http.get`). On by default; `http.allow_hosts` narrows where it may go.
+ *
+ * @example
+ * const { status, body } = await run('http.get', { url: 'https://example.com/api', params: { q: 'x' } });
+ */
+export default definePlugin<HttpConfig, HttpState>({
+  name: 'http',
+  aliases: ['http.request'],
+  summary:
+    'HTTP requests (get, post, put, patch, delete, head, options): JSON and form bodies, redirects, timeouts, size limits, opt-in retries; http.allow_hosts narrows the hosts.',
+  enabledByDefault: true,
+  config: HttpConfig,
+  actions: [...methodActions, request],
+  init: ({ config }) => ({
+    config,
+    allow: config.allow_hosts ? compileHostAllowList(config.allow_hosts) : undefined,
+  }),
+});

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** Default of `shell.timeout_seconds`: how long a command may run when the call gives no `timeout`. */
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+
+/** Default of `shell.max_output_bytes`: output kept per stream (stdout, stderr) of one command. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+
+/**
+ * The `shell:` configuration section. Its presence (even `shell: {}`) turns the plugin on.
+ *
+ * @example
+ * ShellConfig.parse({ allow: ['uptime', 'systemctl status *'] }).timeout_seconds; // 60
+ */
+export const ShellConfig = z.strictObject({
+  allow: z
+    .array(z.string().min(1))
+    .optional()
+    .describe(
+      'commands allowed to run, as patterns such as "uptime" or "systemctl status *"; absent = any command',
+    ),
+  timeout_seconds: z
+    .number()
+    .min(0)
+    .max(7 * 86400)
+    .default(DEFAULT_TIMEOUT_SECONDS)
+    .describe('how long a command may run when the call gives no timeout (0 = no limit)'),
+  max_output_bytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(256 * 1024 * 1024)
+    .default(DEFAULT_MAX_OUTPUT_BYTES)
+    .describe('output kept (or streamed) per stream of one command; the rest is counted and cut'),
+  kill_grace_seconds: z
+    .number()
+    .min(0)
+    .max(60)
+    .default(2)
+    .describe(
+      'after a timeout, SIGTERM goes to the process group; SIGKILL follows after this long',
+    ),
+});
+export type ShellConfig = z.output<typeof ShellConfig>;

@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import { actionsFor } from '../../core/action.ts';
+import type { ActionContext } from '../../core/action.ts';
+import { PipitError } from '../../core/errors.ts';
+import { newId } from '../../core/messages.ts';
+import { PluginKinds } from '../../events/kinds.ts';
+import { planCommand } from './allow.ts';
+import type { CommandPlan } from './allow.ts';
+import { truncationNote } from './output.ts';
+import { ShellProcess } from './process.ts';
+import type { ProcessResult } from './process.ts';
+import type { ShellState } from './state.ts';
+
+const action = actionsFor<ShellState>();
+
+/** The most of stderr quoted in an error message or an exit event. */
+const STDERR_TAIL = 4096;
+
+function tail(text: string, max = STDERR_TAIL): string {
+  const trimmed = text.trimEnd();
+  return trimmed.length > max ? `...${trimmed.slice(-max)}` : trimmed;
+}
+
+function short(display: string): string {
+  return display.length > 200 ? `${display.slice(0, 197)}...` : display;
+}
+
+/** The output of a command that ended, or the error that says why it failed. */
+function outcome(
+  plan: CommandPlan,
+  result: ProcessResult,
+  timeoutMs: number,
+  ignoreErrors: boolean,
+  ctx: ActionContext<ShellState>,
+): string {
+  const cmd = short(plan.display);
+  if (result.killed === 'timeout') {
+    throw new PipitError(
+      'TIMEOUT',
+      `shell.exec: ${cmd} ran past its timeout of ${timeoutMs / 1000} s and was killed with every process it started: raise "timeout" (seconds, 0 = no limit), or start it with stream: true`,
+      { details: { pid: result.pid } },
+    );
+  }
+  if (result.killed) {
+    throw new PipitError(
+      'ACTION_FAILED',
+      `shell.exec: ${cmd} was killed (${result.killed === 'aborted' ? 'the caller went away' : 'the plugin stopped'})`,
+    );
+  }
+  const stdout =
+    result.stdout.text() +
+    (result.stdout.truncated ? truncationNote(result.stdout.total, result.stdout.limit) : '');
+  if (result.exitCode === 0) return stdout;
+  const status =
+    result.exitCode === null
+      ? `was killed by ${result.signal}`
+      : `exited with status ${result.exitCode}`;
+  const stderr = tail(result.stderr.text());
+  if (ignoreErrors) {
+    ctx.log.warn(
+      { cmd, exitCode: result.exitCode, signal: result.signal, stderr },
+      `command ${status}`,
+    );
+    return stdout;
+  }
+  throw new PipitError(
+    'ACTION_FAILED',
+    `shell.exec: ${cmd} ${status}${stderr ? `: ${stderr}` : ' (nothing on stderr)'}`,
+    {
+      details: { exit_code: result.exitCode, signal: result.signal, stderr },
+    },
+  );
+}
+
+/** Starts a command in the background, with events; returns at once. */
+async function startJob(
+  cmd: string | string[],
+  plan: CommandPlan,
+  opts: { cwd?: string; env?: Record<string, string>; timeoutMs: number; stream: boolean },
+  { state, services, log }: ActionContext<ShellState>,
+): Promise<{ id: string; pid: number }> {
+  const id = newId();
+  // Events go out in order: each waits for the one before.
+  let chain = Promise.resolve();
+  const send = (kind: string, fields: Record<string, unknown>) => {
+    chain = chain
+      .then(() => services.events.emit(kind, fields))
+      .then(
+        () => undefined,
+        (err: unknown) => log.warn({ err, id }, `could not emit ${kind}`),
+      );
+  };
+  const proc = await ShellProcess.start({
+    plan,
+    ...opts,
+    graceMs: state.config.kill_grace_seconds * 1000,
+    maxOutputBytes: state.config.max_output_bytes,
+    ...(opts.stream
+      ? {
+          onLine: (stream, line, pid) =>
+            send(PluginKinds.ShellOutputEvent, { id, pid, stream, line }),
+        }
+      : {}),
+  });
+  state.jobs.set(id, { id, process: proc, cmd });
+  void proc.done.then((result) => {
+    state.jobs.delete(id);
+    send(PluginKinds.ShellExitEvent, {
+      id,
+      pid: result.pid,
+      cmd,
+      exit_code: result.exitCode,
+      signal: result.signal,
+      killed: result.killed ?? null,
+      truncated: result.stdout.truncated || result.stderr.truncated,
+      duration: result.durationMs / 1000,
+      ...(opts.stream ? {} : { stdout: result.stdout.text(), stderr: tail(result.stderr.text()) }),
+    });
+  });
+  return { id, pid: proc.pid };
+}
+
+export const exec = action({
+  name: 'exec',
+  summary:
+    'Runs a command and returns what it printed (stdout); a non-zero exit is an error carrying the exit status and stderr.',
+  description:
+    'A string runs through /bin/sh -c (pipes, variables, globs work); a list ["program", "arg", ...] runs the program directly, without a shell, so no argument is ever interpreted. The command gets its own process group: a timeout (or the caller going away) kills it and everything it started. Output past shell.max_output_bytes is cut, with a note saying so. With stream: true (or background: true) the call returns {id, pid} at once and the command reports through ShellOutputEvent / ShellExitEvent events.',
+  params: {
+    cmd: z
+      .union([z.string().min(1), z.array(z.string()).min(1)])
+      .describe(
+        'the command: a string run by /bin/sh -c, or a list ["program", "arg", ...] run without a shell',
+      ),
+    cwd: z.string().min(1).optional().describe("working directory (default: the service's)"),
+    env: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe("environment variables, added to the service's own"),
+    timeout: z
+      .number()
+      .min(0)
+      .max(7 * 86400)
+      .optional()
+      .describe(
+        'seconds before the command and every process it started are killed; 0 = no limit (default: shell.timeout_seconds, 60; none with stream or background)',
+      ),
+    ignore_errors: z
+      .boolean()
+      .default(false)
+      .describe('return the output even when the command exits with a non-zero status'),
+    stream: z
+      .boolean()
+      .default(false)
+      .describe(
+        'return {id, pid} at once; each output line becomes a ShellOutputEvent, and the end a ShellExitEvent',
+      ),
+    background: z
+      .boolean()
+      .default(false)
+      .describe(
+        'return {id, pid} at once, without line events; the ShellExitEvent at the end carries stdout and stderr',
+      ),
+  },
+  run: async ({ cmd, cwd, env, timeout, ignore_errors, stream, background }, ctx) => {
+    const { state, signal } = ctx;
+    const plan = planCommand(cmd, state.allow);
+    const common = { ...(cwd === undefined ? {} : { cwd }), ...(env === undefined ? {} : { env }) };
+    if (stream || background) {
+      return startJob(cmd, plan, { ...common, timeoutMs: (timeout ?? 0) * 1000, stream }, ctx);
+    }
+    const timeoutMs = (timeout ?? state.config.timeout_seconds) * 1000;
+    const proc = await ShellProcess.start({
+      plan,
+      ...common,
+      timeoutMs,
+      graceMs: state.config.kill_grace_seconds * 1000,
+      maxOutputBytes: state.config.max_output_bytes,
+    });
+    state.running.add(proc);
+    const onAbort = () => proc.kill('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    try {
+      return outcome(plan, await proc.done, timeoutMs, ignore_errors, ctx);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      state.running.delete(proc);
+    }
+  },
+});

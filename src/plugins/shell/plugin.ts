@@ -1,0 +1,43 @@
+import { userInfo } from 'node:os';
+import { definePlugin } from '../../core/action.ts';
+import { compileAllow } from './allow.ts';
+import { ShellConfig } from './config.ts';
+import { exec } from './exec.ts';
+import { jobs, kill } from './jobs.ts';
+import type { ShellState } from './state.ts';
+
+function serviceUser(): string {
+  try {
+    return `"${userInfo().username}"`;
+  } catch {
+    return `uid ${process.getuid?.() ?? '?'}`;
+  }
+}
+
+/**
+ * `shell`: runs commands on the host as the service's user. Off until the configuration has a
+ * `shell:` section; `shell.allow` narrows what may run.
+ *
+ * @example
+ * // config.yaml: shell: {allow: ['uptime']}
+ * await run('shell.exec', { cmd: 'uptime' });
+ */
+export default definePlugin<ShellConfig, ShellState>({
+  name: 'shell',
+  summary:
+    'Runs commands on this host as the service user: output, exit status, timeouts that kill the whole process group, streamed output as events.',
+  disabledHint: `it runs any command on this host as the service's user (${serviceUser()}), so it is off until the configuration has a "shell:" section. Add "shell: {}" to enable it, or "shell: {allow: ['uptime', 'systemctl status *']}" to allow only those commands, then restart Pipit`,
+  config: ShellConfig,
+  actions: [exec, kill, jobs],
+  init: ({ config }) => ({
+    config,
+    allow: config.allow ? compileAllow(config.allow) : undefined,
+    jobs: new Map(),
+    running: new Set(),
+  }),
+  stop: async (state) => {
+    const all = [...state.running, ...[...state.jobs.values()].map((j) => j.process)];
+    for (const proc of all) proc.kill('stopped');
+    await Promise.all(all.map((proc) => proc.done));
+  },
+});
