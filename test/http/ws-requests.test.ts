@@ -121,8 +121,9 @@ describe('/ws/requests', () => {
 
   it('aborts the requests still running when the socket closes', async () => {
     const signals: AbortSignal[] = [];
-    const now = t.service.execute.now;
-    vi.spyOn(t.service.execute, 'now').mockImplementation((raw: unknown, opts: ExecuteOptions) => {
+    const execute = t.service.execute;
+    const now = execute.now.bind(execute);
+    vi.spyOn(execute, 'now').mockImplementation((raw: unknown, opts: ExecuteOptions) => {
       signals.push(opts.signal!);
       return now(raw, opts);
     });
