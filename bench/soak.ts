@@ -146,17 +146,25 @@ function openSocket(url: string, token: string): Promise<WebSocket> {
   });
 }
 
+/**
+ * Opens a socket; on failure records `<path> connect` as failed, waits 500 ms and resolves with
+ * undefined (the caller tries again).
+ */
+async function openOrWait(url: string, token: string): Promise<WebSocket | undefined> {
+  try {
+    return await openSocket(url, token);
+  } catch (err) {
+    record(`${new URL(url).pathname.slice(1)} connect`, false, (err as Error).message);
+    await sleep(500);
+    return undefined;
+  }
+}
+
 /** /ws/requests: frames in a closed loop, reconnecting every 2,000 frames. */
 async function wsRequestsWorker(wsUrl: string, token: string, pace: () => Promise<void>) {
   while (!deadline()) {
-    let ws: WebSocket;
-    try {
-      ws = await openSocket(`${wsUrl}/ws/requests`, token);
-    } catch (err) {
-      record('ws/requests connect', false, (err as Error).message);
-      await sleep(500);
-      continue;
-    }
+    const ws = await openOrWait(`${wsUrl}/ws/requests`, token);
+    if (!ws) continue;
     for (let i = 0; i < 2000 && !deadline() && ws.readyState === WebSocket.OPEN; i++) {
       await pace();
       const id = `s${i}`;
@@ -190,14 +198,8 @@ async function eventsLoad(wsUrl: string, token: string, perSecond: number, subsc
   const publisher = async () => {
     const pace = pacer(perSecond);
     while (!deadline()) {
-      let ws: WebSocket;
-      try {
-        ws = await openSocket(`${wsUrl}/ws/events`, token);
-      } catch (err) {
-        record('ws/events connect', false, (err as Error).message);
-        await sleep(500);
-        continue;
-      }
+      const ws = await openOrWait(`${wsUrl}/ws/events`, token);
+      if (!ws) continue;
       ws.on('message', () => undefined);
       while (!deadline() && ws.readyState === WebSocket.OPEN) {
         await pace();
@@ -215,14 +217,8 @@ async function eventsLoad(wsUrl: string, token: string, perSecond: number, subsc
   // Each subscriber lives 1 to 5 s, subscribed to CustomEvent, and must have received events.
   const subscriber = async (slot: number) => {
     for (let life = 0; !deadline(); life++) {
-      let ws: WebSocket;
-      try {
-        ws = await openSocket(`${wsUrl}/ws/events`, token);
-      } catch (err) {
-        record('ws/events connect', false, (err as Error).message);
-        await sleep(500);
-        continue;
-      }
+      const ws = await openOrWait(`${wsUrl}/ws/events`, token);
+      if (!ws) continue;
       let received = 0;
       let closedByServer = false;
       ws.on('message', (data: Buffer) => {

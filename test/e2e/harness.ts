@@ -1,6 +1,4 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -154,19 +152,4 @@ export async function apiToken(url: string): Promise<string> {
   });
   const body = (await res.json()) as { token: string };
   return body.token;
-}
-
-/**
- * A loopback port free right now, for a server whose address must be known before it starts
- * (an OAuth redirect URI names it).
- *
- * @example
- * const port = await freePort(); const e2e = await startE2e(yaml, { port });
- */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }

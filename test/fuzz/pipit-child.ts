@@ -3,13 +3,11 @@
 // a GC and reports memory (gc-preload.ts), and a registered user with tokens.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { freePort } from '../helpers/net.ts';
 
 /** The CLI entry point, run from source by Node 24's type stripping. */
 export const CLI = join(import.meta.dirname, '../../src/cli/main.ts');
@@ -23,17 +21,6 @@ export const DEVICE_ID = 'fuzz-host';
 export interface ChildMemory {
   heapUsed: number;
   rss: number;
-}
-
-/** A free TCP port on 127.0.0.1 (closed again before it is returned). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** Keeps the last `max` lines written to a stream. */

@@ -4,10 +4,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/net.ts';
 import { tempDir } from '../helpers/service.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -19,14 +18,6 @@ function runnableBlocks(markdown: string): string[] {
   const pattern = /<!-- readme-test: run -->\s*```sh\n([\s\S]*?)```/g;
   for (let m = pattern.exec(markdown); m; m = pattern.exec(markdown)) blocks.push(m[1]!);
   return blocks;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 let tmp: ReturnType<typeof tempDir>;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, tempDir } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
-import { call } from './helpers.ts';
+import { call } from '../call.ts';
 
 describe('file.roots', () => {
   let t: TestApp;

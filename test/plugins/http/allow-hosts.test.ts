@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
-import { call } from './helpers.ts';
+import { call } from '../call.ts';
 import { startServer } from './server.ts';
 import type { TestServer } from './server.ts';
 

@@ -5,7 +5,7 @@ import type { MqttConnection } from '../../../src/plugins/mqtt/connection.ts';
 import type { MqttState } from '../../../src/plugins/mqtt/state.ts';
 import type { TestApp } from '../../helpers/service.ts';
 
-export { call } from './call.ts';
+export { call } from '../call.ts';
 
 export const MQTT_EVENT = 'pipit.message.event.mqtt.MQTTMessageEvent';
 

@@ -1,4 +1,4 @@
-import type { TestApp } from '../../helpers/service.ts';
+import type { TestApp } from '../helpers/service.ts';
 
 /** Runs an action through the service's one execute(), as every transport does. */
 export async function call(
