@@ -47,6 +47,8 @@ const API_PATHS = new Set([
   '/logout',
   '/tokens',
   '/reload',
+  '/healthz',
+  '/readyz',
   '/spotify/auth/status',
   '/spotify/auth/start',
   '/spotify/auth/disconnect',

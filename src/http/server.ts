@@ -14,6 +14,7 @@ import { sendError } from './reply.ts';
 import { authRoutes } from './routes/auth.ts';
 import { executeRoute } from './routes/execute.ts';
 import { hookRoutes } from './routes/hook.ts';
+import { healthRoutes } from './routes/health.ts';
 import { reloadRoute } from './routes/reload.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { serveSpaFallback, uiRoutes, wantsSpaPage } from './routes/ui.ts';
@@ -142,6 +143,7 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
     authRoutes(scope, service);
     tokenRoutes(scope, service);
     reloadRoute(scope, service);
+    healthRoutes(scope, service);
     await wsRoutes(scope, service);
     await hookRoutes(scope, service);
     for (const plugin of service.registry.plugins.values()) {

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { Service } from '../../service.ts';
+
+/**
+ * `GET /healthz` (liveness: the process answers) and `GET /readyz` (readiness: the database takes a
+ * write lock, the plugins have started). Unauthenticated and cheap, for load balancers, container
+ * health checks and service managers; they say nothing beyond the status.
+ *
+ * @example
+ * curl -s http://localhost:8008/readyz   # {"status":"ready"} (200) or {"status":"unavailable"} (503)
+ */
+export function healthRoutes(app: FastifyInstance, service: Service): void {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    if (databaseWritable(service)) return { status: 'ready' };
+    return reply.code(503).send({ status: 'unavailable' });
+  });
+}
+
+// A write lock taken and released at once: proves the file is open, writable and not locked out,
+// without writing anything.
+function databaseWritable(service: Service): boolean {
+  const { db } = service.store;
+  if (!db.isOpen) return false;
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+    return true;
+  } catch {
+    return false;
+  }
+}
