@@ -127,18 +127,23 @@ export function jsonValueProblem(value: unknown, max = MAX_JSON_DEPTH): string |
  * toJsonLimited({ a: 1 }, 'the value of variable "x"', 'ACTION_FAILED'); // '{"a":1}'
  */
 export function toJsonLimited(value: unknown, what: string, code: ErrorCode): string {
-  const problem = jsonValueProblem(value);
-  if (problem) throw new PipitError(code, `${what} cannot be stored or sent as JSON: ${problem}`);
+  // One serialisation in the common case (every published event, every stored variable); the
+  // value is walked only to explain a failure.
+  let text: string;
   try {
-    return JSON.stringify(value) ?? 'null';
+    text = JSON.stringify(value) ?? 'null';
   } catch (err) {
-    // A toJSON() that throws, or a getter that does.
-    throw new PipitError(
-      code,
-      `${what} cannot be stored or sent as JSON: ${(err as Error).message}`,
-      {
-        cause: err,
-      },
-    );
+    // Circular, a BigInt, too deep for the stack, or a toJSON()/getter that throws.
+    const problem = jsonValueProblem(value) ?? (err as Error).message;
+    throw new PipitError(code, `${what} cannot be stored or sent as JSON: ${problem}`, {
+      cause: err,
+    });
   }
+  if (jsonTextTooDeep(text)) {
+    const problem =
+      jsonValueProblem(value) ??
+      `it nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays`;
+    throw new PipitError(code, `${what} cannot be stored or sent as JSON: ${problem}`);
+  }
+  return text;
 }
