@@ -38,6 +38,9 @@ const Subscription = z.union([
   }),
 ]);
 
+/** A broker's TCP port (the configured one, or another named in a call). */
+export const BrokerPort = z.number().int().min(1).max(65535);
+
 /**
  * The `mqtt:` configuration section. The plugin is on without it, but only a `host` gives it a
  * broker to connect to at start (publish can still name one per call). Platypush's `tls_cafile`,
@@ -48,13 +51,7 @@ const Subscription = z.union([
  */
 export const MqttConfig = z.strictObject({
   host: z.string().min(1).optional().describe('the broker; without it nothing connects at start'),
-  port: z
-    .number()
-    .int()
-    .min(1)
-    .max(65535)
-    .optional()
-    .describe('broker port (default 1883, 8883 with TLS)'),
+  port: BrokerPort.optional().describe('broker port (default 1883, 8883 with TLS)'),
   username: z.string().optional().describe('user name, for brokers that ask for one'),
   password: secret(z.string().optional().describe('password, with username')),
   tls: TlsSetting.default(false).describe(

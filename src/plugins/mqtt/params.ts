@@ -3,7 +3,7 @@ import { actionsFor, secret } from '../../core/action.ts';
 import { PipitError } from '../../core/errors.ts';
 import { brokerKey, clientIdFor, defaultPort } from './broker.ts';
 import type { BrokerOptions } from './broker.ts';
-import { TlsSetting } from './config.ts';
+import { BrokerPort, TlsSetting } from './config.ts';
 import type { MqttConnection } from './connection.ts';
 import type { MqttState } from './state.ts';
 
@@ -16,13 +16,7 @@ export const QosParam = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 /** The parameters that name another broker than the configured one. */
 export const brokerParams = {
   host: z.string().min(1).optional().describe('another broker than the configured one (mqtt.host)'),
-  port: z
-    .number()
-    .int()
-    .min(1)
-    .max(65535)
-    .optional()
-    .describe('its port (default 1883, 8883 with TLS)'),
+  port: BrokerPort.optional().describe('its port (default 1883, 8883 with TLS)'),
   username: z.string().optional().describe('user name on that broker'),
   password: secret(z.string().optional().describe('password on that broker')),
   tls: TlsSetting.optional().describe(
