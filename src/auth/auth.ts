@@ -130,11 +130,9 @@ export class Auth {
     if (this.hasUsers()) throw closed();
     checkPasswordPolicy(password);
     const user = this.store.users.createFirst(username, await hashPassword(password));
-    if (!user) {
-      this.knownUsers = true;
-      throw closed();
-    }
+    // Either way a user exists now: this one, or the one that won the race.
     this.knownUsers = true;
+    if (!user) throw closed();
     return user;
   }
 

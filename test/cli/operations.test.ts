@@ -45,6 +45,16 @@ describe('pipit start', () => {
     expect(stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('a bind address that is not on this machine: one line naming the key, exit 78', async () => {
+    // 192.0.2.1 is TEST-NET-1: never an address of this machine.
+    writeConfig('backend.http:\n  port: 0\n  bind_address: 192.0.2.1\n');
+    const { code, stderr } = await runCli(['start', '--config', configPath]);
+    expect(code).toBe(78);
+    expect(stderr).toMatch(
+      /cannot listen on 192\.0\.2\.1: it is not an address of this machine; fix backend\.http\.bind_address/,
+    );
+  });
+
   it('refuses a second instance on the same workdir, and takes over a stale lock', async () => {
     writeConfig(HTTP);
     const first = await startPipitProcess(configPath);

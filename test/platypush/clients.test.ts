@@ -158,6 +158,21 @@ describe('API calls as Platypush clients make them', () => {
     expect(statuses).toEqual([401, 401, 401, 429]);
   });
 
+  it('Basic credentials that are not "user:password" are a 401 that says the form', async () => {
+    await registered();
+    const res = await fetch(`${base}/execute`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from('no-colon').toString('base64')}`,
+        'content-type': 'application/json',
+      },
+      body: ECHO,
+    });
+    expect(res.status).toBe(401);
+    const body = (await res.json()) as { response: { errors: string[] } };
+    expect(body.response.errors[0]).toMatch(/must be "user:password" in base64/);
+  });
+
   it('a browser session must still send application/json (CSRF)', async () => {
     const reg = await form('/register', { username: 'ada', password: PASSWORD });
     const cookie = reg.headers.get('set-cookie')!.split(';')[0]!;

@@ -4,8 +4,6 @@ import { PipitError } from '../../../core/errors.ts';
 import { parseBody } from '../../../http/reply.ts';
 import { NOT_CONFIGURED, spotifyAuthStatus } from './auth-status.ts';
 import type { StartAnswer } from './auth-status-shape.ts';
-// The request's `principal` (set by the API's guard, declared there).
-import type {} from '../../../http/guard.ts';
 import type { SpotifyState } from './state.ts';
 
 /** The JSON routes of the connection, for the web UI's Settings → Integrations. */
