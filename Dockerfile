@@ -39,10 +39,10 @@ USER pipit
 VOLUME /var/lib/pipit
 EXPOSE 8008
 
-# The slim image has no curl: Node asks. GET /auth/status answers 200 without credentials (a
-# /healthz endpoint will replace it). With another port, set PIPIT_HEALTH_URL.
+# The slim image has no curl: Node asks. GET /readyz answers 200 without credentials once the
+# database is writable (503 otherwise). With another port, set PIPIT_HEALTH_URL.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch(process.env.PIPIT_HEALTH_URL || 'http://127.0.0.1:8008/auth/status', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch(process.env.PIPIT_HEALTH_URL || 'http://127.0.0.1:8008/readyz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 # SIGTERM (docker stop): in-flight requests get backend.http.shutdown_grace_seconds (10 s) to
 # finish, then Pipit exits 0. docker stop waits only 10 s before SIGKILL: run with --stop-timeout 30.

@@ -27,6 +27,7 @@ export interface BenchService {
 export async function startBenchService(
   scripts: Record<string, string> = {},
   routes?: (app: FastifyInstance, service: Service) => void,
+  extraYaml = '',
 ): Promise<BenchService> {
   const dir = mkdtempSync(join(tmpdir(), 'pipit-bench-'));
   mkdirSync(join(dir, 'scripts'));
@@ -35,7 +36,7 @@ export async function startBenchService(
   const configPath = join(dir, 'config.yaml');
   writeFileSync(
     configPath,
-    'device_id: bench\nworkdir: ./data\nscripts_dir: ./scripts\nlogging: {level: warn}\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n',
+    `device_id: bench\nworkdir: ./data\nscripts_dir: ./scripts\nlogging: {level: warn}\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${extraYaml}`,
   );
   const service = await createService(loadConfig({ path: configPath, plugins: builtinPlugins }), {
     log: createLogger({ level: 'warn' }),

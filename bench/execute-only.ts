@@ -1,6 +1,7 @@
 // `npm run bench` runs everything; this runs only the POST /execute comparison (quicker checks).
+// Options as for `npm run bench`: BENCH_SECONDS (per leg, default 5), BENCH_PAIRS (default 3).
+import { benchOptions } from './options.ts';
 import { benchExecute } from './execute.ts';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-console.log(JSON.stringify(await benchExecute({ seconds, rounds, connections: 50 }), null, 2));
+const { seconds, pairs } = benchOptions();
+await benchExecute({ seconds, pairs, connections: 50 });

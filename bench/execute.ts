@@ -1,12 +1,22 @@
 import { join } from 'node:path';
-import { compare, load, spawnTarget, stopTarget } from './lib.ts';
+import { abCompare } from './ab.ts';
+import type { Comparison } from './ab.ts';
+import { loadHttp } from './http-load.ts';
+import { spawnTarget, stopTarget } from './lib.ts';
 
-/** `POST /execute` (utils.echo, JWT) against a bare fastify route, alternated in one run. */
+/**
+ * `POST /execute` (utils.echo, JWT) against a bare fastify route that parses the same body and
+ * verifies the same JWT (verify-once cache), A/B/A/B in one run; the bare route without
+ * authentication runs after each pair for reference.
+ *
+ * @example
+ * await benchExecute({ seconds: 3, pairs: 3, connections: 50 });
+ */
 export async function benchExecute(opts: {
   seconds: number;
-  rounds: number;
+  pairs: number;
   connections: number;
-}): Promise<Record<string, unknown>> {
+}): Promise<Comparison> {
   const { child, info } = await spawnTarget<{ pipitUrl: string; bareUrl: string; token: string }>(
     join(import.meta.dirname, 'targets.ts'),
     0,
@@ -17,27 +27,23 @@ export async function benchExecute(opts: {
       action: 'utils.echo',
       args: { text: 'hello', n: 1 },
     });
-    return await compare({
-      title: 'POST /execute (utils.echo, JWT auth) vs a bare fastify JSON route',
-      rounds: opts.rounds,
+    const authorization = `Bearer ${info.token}`;
+    const leg = (label: string, url: string, headers: Record<string, string> = {}) => ({
+      label,
+      run: (seconds: number) =>
+        loadHttp({ url, body, headers, seconds, connections: opts.connections }, child.pid!),
+    });
+    return await abCompare({
+      title: 'POST /execute (utils.echo, JWT) vs a bare fastify route verifying the same JWT',
+      metric: 'rps',
+      pairs: opts.pairs,
       seconds: opts.seconds,
-      goal: 0.8,
-      baseline: {
-        label: 'bare fastify route',
-        run: (seconds) =>
-          load({ url: `${info.bareUrl}/bare`, body, seconds, connections: opts.connections }),
-      },
-      subject: {
-        label: 'pipit /execute',
-        run: (seconds) =>
-          load({
-            url: `${info.pipitUrl}/execute`,
-            body,
-            headers: { authorization: `Bearer ${info.token}` },
-            seconds,
-            connections: opts.connections,
-          }),
-      },
+      goal: 0.85,
+      baseline: leg('bare fastify + JWT (verify-once cache)', `${info.bareUrl}/bare-jwt`, {
+        authorization,
+      }),
+      subject: leg('pipit /execute', `${info.pipitUrl}/execute`, { authorization }),
+      references: [leg('bare fastify, no auth (reference)', `${info.bareUrl}/bare`)],
     });
   } finally {
     await stopTarget(child);

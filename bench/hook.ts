@@ -1,25 +1,39 @@
 import { join } from 'node:path';
-import { compare, load, spawnTarget, stopTarget } from './lib.ts';
+import { abCompare } from './ab.ts';
+import type { Comparison } from './ab.ts';
+import { loadHttp } from './http-load.ts';
+import { spawnTarget, stopTarget } from './lib.ts';
 
-/** `GET /hook/bench` with a script listener against a bare fastify route answering the same JSON. */
+/**
+ * `GET /hook/bench` with a script listener against a bare fastify route answering the same JSON,
+ * A/B/A/B in one run.
+ *
+ * @example
+ * await benchHook({ seconds: 3, pairs: 3, connections: 50 });
+ */
 export async function benchHook(opts: {
   seconds: number;
-  rounds: number;
+  pairs: number;
   connections: number;
-}): Promise<Record<string, unknown>> {
+}): Promise<Comparison> {
   const { child, info } = await spawnTarget<{ pipitUrl: string; bareUrl: string }>(
     join(import.meta.dirname, 'targets.ts'),
     0,
   );
   try {
-    const get = (url: string) => (seconds: number) =>
-      load({ url, method: 'GET', seconds, connections: opts.connections });
-    return await compare({
+    const leg = (label: string, url: string) => ({
+      label,
+      run: (seconds: number) =>
+        loadHttp({ url, method: 'GET', seconds, connections: opts.connections }, child.pid!),
+    });
+    return await abCompare({
       title: 'GET /hook/<name> (script listener) vs a bare fastify route',
-      rounds: opts.rounds,
+      metric: 'rps',
+      pairs: opts.pairs,
       seconds: opts.seconds,
-      baseline: { label: 'bare fastify route', run: get(`${info.bareUrl}/bare-hook`) },
-      subject: { label: 'pipit /hook/bench', run: get(`${info.pipitUrl}/hook/bench`) },
+      goal: 0.8,
+      baseline: leg('bare fastify route', `${info.bareUrl}/bare-hook`),
+      subject: leg('pipit /hook/bench', `${info.pipitUrl}/hook/bench`),
     });
   } finally {
     await stopTarget(child);

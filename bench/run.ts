@@ -1,23 +1,28 @@
-// `npm run bench`: load benchmarks, each reported as a ratio against a baseline measured in the same
-// run (the machines are shared and noisy). Targets run pinned to core 0, this load generator to core 1.
-// Options: BENCH_SECONDS (per measurement, default 5), BENCH_ROUNDS (alternations, default 3).
+// `npm run bench`: load benchmarks, each a ratio against a baseline measured in the same run as
+// A/B/A/B pairs (the machines are shared and noisy): targets pinned to core 0, the load generator
+// (wrk when installed, else autocannon with a warning; a lean WebSocket client in this process)
+// to core 1. Options: BENCH_SECONDS (per leg, default 5), BENCH_PAIRS (A/B pairs, default 3).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchExecute } from './execute.ts';
+import { benchRecording } from './recording.ts';
 import { benchWs } from './ws.ts';
 import { benchSpotify } from './spotify.ts';
 import { benchHook } from './hook.ts';
 import { benchMqtt } from './mqtt.ts';
+import { benchCluster } from './cluster.ts';
+import { benchOptions } from './options.ts';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const results: Record<string, unknown> = { date: new Date().toISOString(), seconds, rounds };
+const { seconds, pairs } = benchOptions();
+const results: Record<string, unknown> = { date: new Date().toISOString(), seconds, pairs };
 
-results.execute = await benchExecute({ seconds, rounds, connections: 50 });
-results.ws = await benchWs({ rounds });
-results.spotify = await benchSpotify({ rounds, latencyMs: 50, concurrency: 8 });
-results.hook = await benchHook({ seconds, rounds, connections: 50 });
-results.mqtt = await benchMqtt({ seconds, rounds, rate: 1000 });
+results.execute = await benchExecute({ seconds, pairs, connections: 50 });
+results.recording = await benchRecording({ seconds, pairs, connections: 50 });
+results.hook = await benchHook({ seconds, pairs, connections: 50 });
+results.ws = await benchWs({ seconds, pairs });
+results.spotify = await benchSpotify({ rounds: pairs, latencyMs: 50, concurrency: 16 });
+results.mqtt = await benchMqtt({ seconds, rounds: pairs, rate: 1000 });
+results.cluster = await benchCluster({ seconds });
 
 const dir = join(import.meta.dirname, 'results');
 mkdirSync(dir, { recursive: true });

@@ -1,7 +1,11 @@
 // Benchmark targets, run in a child process pinned to its own core: Pipit's HTTP backend (a real
-// service with a registered user and a JWT) and, in the same process, a bare fastify route that
-// parses and returns the same JSON. Prints one JSON line with their addresses, then waits.
+// service with a registered user and a JWT) and, in the same process, bare fastify routes that
+// parse and return the same JSON, one of them verifying the same JWT (cached after the first
+// verification, as Pipit does). Prints one JSON line with their addresses, then waits.
 import Fastify from 'fastify';
+import type { onRequestHookHandler } from 'fastify';
+import { jwtVerify } from 'jose';
+import { loadOrCreateSecret } from '../src/auth/jwt.ts';
 import { buildResponse } from '../src/core/messages.ts';
 import { startBenchService } from './bench-service.ts';
 
@@ -14,7 +18,7 @@ const pipitUrl = pipit.url;
 const { token } = pipit;
 
 const bare = Fastify();
-bare.post('/bare', async (req) => {
+const echo = async (req: { body: unknown }) => {
   const body = req.body as { id?: string; args?: unknown };
   return buildResponse({
     id: body.id,
@@ -23,7 +27,27 @@ bare.post('/bare', async (req) => {
     output: body.args,
     errors: [],
   });
-});
+};
+bare.post('/bare', echo);
+
+// The same echo behind the least a JWT-authenticated route must do: read the bearer token and
+// verify it, once per token (then a Map lookup), before the body is read.
+const key = loadOrCreateSecret(pipit.service.config.workdir);
+const verified = new Map<string, unknown>();
+const jwtOnRequest: onRequestHookHandler = (req, reply, done) => {
+  const header = req.headers.authorization;
+  const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+  if (!token) return void reply.code(401).send({ error: 'no token' });
+  if (verified.has(token)) return done();
+  jwtVerify(token, key, { issuer: 'pipit', audience: 'pipit-api', algorithms: ['HS256'] }).then(
+    ({ payload }) => {
+      verified.set(token, payload);
+      done();
+    },
+    () => void reply.code(401).send({ error: 'bad token' }),
+  );
+};
+bare.post('/bare-jwt', { onRequest: jwtOnRequest }, echo);
 bare.get('/bare-hook', async () => ({ ok: true, method: 'GET' }));
 const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 

@@ -187,7 +187,7 @@ while [ -z "$url" ]; do
 done
 echo "Pipit (PID $PID) listening on $url"
 
-step "check: the Dockerfile's HEALTHCHECK command, against $url/auth/status"
+step "check: the Dockerfile's HEALTHCHECK command, against $url/readyz"
 # The one thing read from the Dockerfile: the health check's exec-form command.
 mapfile -d '' health < <(node - "$REPO/Dockerfile" <<'EOF'
 const text = require('node:fs').readFileSync(process.argv[2], 'utf8').replace(/\\\r?\n/g, ' ');
@@ -199,7 +199,7 @@ EOF
 )
 [ "${#health[@]}" -gt 0 ] || fail "could not read the HEALTHCHECK command from the Dockerfile"
 health_check() {
-  (cd "$RUNTIME" && exec "${as_user[@]}" "${container_env[@]}" "PIPIT_HEALTH_URL=$url/auth/status" timeout 5 "${health[@]}")
+  (cd "$RUNTIME" && exec "${as_user[@]}" "${container_env[@]}" "PIPIT_HEALTH_URL=$url/readyz" timeout 5 "${health[@]}")
 }
 health_check || fail "the health check failed against a running Pipit"
 echo "healthy"

@@ -3,7 +3,9 @@
 # - chromium: the web UI's end-to-end tests (Playwright);
 # - systemd: `systemd-analyze verify` checks deploy/pipit.service;
 # - wrk: the HTTP load generator of `npm run bench`;
-# - mosquitto: the MQTT broker that the mqtt plugin's tests and benchmark start on free ports.
+# - mosquitto: the MQTT broker that the mqtt plugin's tests and benchmark start on free ports;
+# - redis-server: the shared bus of several instances (test/cluster/, bench/cluster.ts start it
+#   on a free loopback port with a data dir of their own).
 # Needs root (or sudo). Installs only what is missing.
 set -euo pipefail
 need=()
@@ -11,6 +13,7 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 command -v wrk >/dev/null 2>&1 || need+=(wrk)
 command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"

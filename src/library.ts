@@ -49,16 +49,27 @@ function service(): Promise<AttachedService> {
 /**
  * Runs an action or procedure in-process and returns its output. Throws a PipitError (code
  * ACTION_FAILED, or BAD_REQUEST / INVALID_ARGUMENTS / NOT_FOUND) whose `details.errors` holds the
- * response's `errors`.
+ * response's `errors`. With `target`, another instance of the cluster runs it (from a script of a
+ * running instance: a standalone `run()` joins no cluster).
  *
  * @example
  * import { run } from 'pipit';
  * const out = await run('utils.echo', { text: 'hi' }); // { text: 'hi' }
+ * await run('music.spotify.pause', {}, { target: 'living-room' });
  */
-export async function run(action: string, args: Record<string, unknown> = {}): Promise<unknown> {
+export async function run(
+  action: string,
+  args: Record<string, unknown> = {},
+  opts: { target?: string } = {},
+): Promise<unknown> {
   const svc = await service();
   const { message, error } = await svc.execute(
-    { type: 'request', action, args },
+    {
+      type: 'request',
+      action,
+      args,
+      ...(opts.target === undefined ? {} : { target: opts.target }),
+    },
     { target: 'library' },
   );
   if (error) {

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { loadConfig } from './config/load.ts';
 import type { LoadedConfig } from './config/load.ts';
 import { PipitError, toPipitError } from './core/errors.ts';
+import { loadEnabledPlugins } from './plugins/catalog.ts';
 import type { Service } from './service.ts';
 import { buildUserLayer, installUserLayer } from './user-layer.ts';
 
@@ -23,7 +24,8 @@ function restartNeeded(before: LoadedConfig, after: LoadedConfig): string[] {
   if (before.deviceId !== after.deviceId) changed.push('device_id');
   if (before.workdir !== after.workdir) changed.push('workdir');
   if (!isDeepStrictEqual(before.http, after.http)) changed.push('backend.http');
-  if (before.redisUrl !== after.redisUrl) changed.push('redis');
+  if (before.redisUrl !== after.redisUrl || !isDeepStrictEqual(before.redis, after.redis))
+    changed.push('redis');
   if (before.logFormat !== after.logFormat) changed.push('logging.format');
   const plugins = new Set([...before.plugins.keys(), ...after.plugins.keys()]);
   for (const name of [...plugins].sort()) {
@@ -50,6 +52,8 @@ export async function reloadService(service: Service): Promise<ReloadResult> {
   let layer;
   try {
     next = loadConfig({ path: before.path, plugins: service.plugins });
+    // Sections of plugins that were off are checked too (their modules load for it).
+    next = (await loadEnabledPlugins(next, service.plugins)).config;
     layer = await buildUserLayer(next, service.services, {
       generation: ++generation,
       loadScripts: true,

@@ -12,8 +12,7 @@ import { PipitError } from './core/errors.ts';
 import { createLogger } from './core/logger.ts';
 import { watchEventLoop } from './core/loop-monitor.ts';
 import type { Logger } from './core/logger.ts';
-import { buildHttpApp } from './http/server.ts';
-import { builtinPlugins } from './plugins/index.ts';
+import { pluginCatalog } from './plugins/catalog.ts';
 import { createService } from './service.ts';
 import type { Service } from './service.ts';
 import { lockWorkdir } from './store/workdir-lock.ts';
@@ -38,7 +37,8 @@ export function resolveConfig(opts: { explicit?: string | undefined; writeDefaul
     created = target;
     path = target;
   }
-  return { config: loadConfig({ path, plugins: builtinPlugins }), created };
+  // Plugins are named, not loaded: createService loads the enabled ones and checks their sections.
+  return { config: loadConfig({ path, plugins: pluginCatalog }), created };
 }
 
 // server.close() waits for every connection, and a client's keep-alive connection that goes idle
@@ -117,7 +117,7 @@ export async function startPipit(
   const unlock = lockWorkdir(config.workdir);
   let service: Service;
   try {
-    service = await createService(config, { log });
+    service = await createService(config, { log, cluster: true });
   } catch (err) {
     unlock();
     throw err;
@@ -132,6 +132,8 @@ export async function startPipit(
   try {
     control = await startControlServer(service);
     if (config.http) {
+      // Imported here: one-off CLI commands (which share this module) never load the HTTP stack.
+      const { buildHttpApp } = await import('./http/server.ts');
       app = await buildHttpApp(service);
       url = await listen(app, config.http.port, config.http.bind_address, config.path);
       log.info({ url, device_id: config.deviceId }, `Pipit listening on ${url}`);

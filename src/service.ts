@@ -12,9 +12,13 @@ import { createLogger } from './core/logger.ts';
 import type { Logger } from './core/logger.ts';
 import { compileActions, Registry } from './core/registry.ts';
 import type { Services } from './core/services.ts';
+import { RunObservers } from './core/runs.ts';
 import { LocalBus } from './events/bus.ts';
+import { createMetrics } from './metrics/metrics.ts';
+import type { Metrics } from './metrics/metrics.ts';
+import { runFailedEvents } from './events/run-failed.ts';
 import { Events } from './events/events.ts';
-import { builtinPlugins } from './plugins/index.ts';
+import { loadEnabledPlugins, pluginCatalog } from './plugins/catalog.ts';
 import { Scheduler } from './cron/scheduler.ts';
 import { attachService } from './scripts/attached.ts';
 import type { LoadedScripts } from './scripts/loader.ts';
@@ -38,6 +42,8 @@ export interface Service {
   registry: Registry;
   execute: Execute;
   services: Services;
+  /** Prometheus metrics (`GET /metrics`); `services.metrics` is the same object. */
+  metrics: Metrics;
   /** Stops plugins and closes the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -53,24 +59,53 @@ export interface Service {
  */
 export async function createService(
   config: LoadedConfig,
-  opts: { log?: Logger; plugins?: readonly PluginDef[]; loadScripts?: boolean } = {},
+  opts: {
+    log?: Logger;
+    plugins?: readonly PluginDef[];
+    loadScripts?: boolean;
+    /** Join the cluster of `config.redis` (only `pipit start` does; one-off commands do not). */
+    cluster?: boolean;
+  } = {},
 ): Promise<Service> {
+  // Only the enabled plugins are loaded (plugins/catalog.ts); sections read before are checked now.
+  const loaded = await loadEnabledPlugins(config, opts.plugins ?? pluginCatalog);
+  config = loaded.config;
   const log = opts.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
   mkdirSync(config.workdir, { recursive: true, mode: 0o700 });
   const store = Store.open(join(config.workdir, 'pipit.db'));
-  const available = opts.plugins ?? builtinPlugins;
+  const available = loaded.plugins;
   const registry = new Registry(available);
   const auth = new Auth(store, new JwtCodec(loadOrCreateSecret(config.workdir)), {
     sessionDays: config.http?.session_days ?? 30,
     loginAttempts: config.http?.login_attempts ?? 10,
   });
 
+  const runs = new RunObservers((err) => log.warn({ err }, 'a run observer failed'));
+  const metrics = createMetrics(registry);
+  runs.add(metrics.observeRun);
+  const cluster =
+    opts.cluster && config.redis
+      ? // Imported here: ioredis and the cluster code load only when a cluster is configured.
+        new (await import('./cluster/cluster.ts')).Cluster({
+          settings: config.redis,
+          deviceId: config.deviceId,
+          log,
+          namespace: config.eventNamespace,
+          execute: () => services.execute,
+          plugins: () => [...registry.plugins.keys()],
+        })
+      : undefined;
   const events = new Events({
-    bus: new LocalBus((err) => log.warn({ err }, 'an event subscriber failed')),
+    bus: cluster?.bus ?? new LocalBus((err) => log.warn({ err }, 'an event subscriber failed')),
     origin: config.deviceId,
     log: log.child({ component: 'hooks' }),
     namespace: config.eventNamespace,
+    runs,
+    ...(cluster ? { claim: (key: string) => cluster.claim(key) } : {}),
   });
+  runs.onTrackedFailure(runFailedEvents(events, log));
+  const scheduler = new Scheduler(log.child({ component: 'cron' }), runs);
+  if (cluster) scheduler.claim = (key) => cluster.claim(key);
 
   const services: Services = {
     deviceId: config.deviceId,
@@ -78,7 +113,18 @@ export async function createService(
     store,
     registry,
     events,
-    execute: createExecute({ registry, deviceId: config.deviceId, log, services: () => services }),
+    execute: createExecute({
+      registry,
+      deviceId: config.deviceId,
+      log,
+      services: () => services,
+      runs,
+      ...(cluster ? { remote: cluster.remote } : {}),
+    }),
+    runs,
+    cron: scheduler,
+    metrics,
+    ...(cluster ? { cluster } : {}),
     configValue: configView(config),
     async run(action, args = {}, runOpts = {}) {
       const { message } = await services.execute(
@@ -94,7 +140,6 @@ export async function createService(
     },
   };
 
-  const scheduler = new Scheduler(log.child({ component: 'cron' }));
   const started: { def: PluginDef; state: unknown }[] = [];
   try {
     for (const def of available) {
@@ -131,6 +176,7 @@ export async function createService(
     registry,
     execute: services.execute,
     services,
+    metrics,
     scheduler,
     scripts: { files: [], failed: [], procedures: [], hooks: [], crons: [] },
     async close() {
@@ -139,6 +185,7 @@ export async function createService(
       scheduler.stop();
       await events.idle();
       await events.bus.close();
+      await cluster?.close();
       for (const { def, state } of started.reverse()) {
         try {
           await def.stop?.(state);
@@ -165,5 +212,7 @@ export async function createService(
       throw err;
     }
   }
+  // Last, once everything can answer: requests from other instances may arrive at once.
+  cluster?.start();
   return service;
 }

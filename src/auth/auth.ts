@@ -6,6 +6,7 @@ import type { UserRow } from '../store/users.ts';
 import type { JwtCodec } from './jwt.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.ts';
 import { Throttle } from './throttle.ts';
+import type { Caller } from '../core/runs.ts';
 
 /** Who is calling, once authenticated. */
 export interface Principal {
@@ -16,6 +17,26 @@ export interface Principal {
   sessionId?: string;
   csrfToken?: string;
 }
+
+/**
+ * The run history's view of a principal: the user and how they signed in, with the token's id
+ * (never the token). Made once per principal: the guard's cache reuses principals.
+ *
+ * @example
+ * callerOf({ userId: 1, username: 'ada', via: 'token', tokenId: 't1' }); // { user: 'ada', via: 'token', token_id: 't1' }
+ */
+export function callerOf(principal: Principal): Caller {
+  const cached = callers.get(principal);
+  if (cached) return cached;
+  const caller: Caller = {
+    user: principal.username,
+    via: principal.via,
+    ...(principal.tokenId ? { token_id: principal.tokenId } : {}),
+  };
+  callers.set(principal, caller);
+  return caller;
+}
+const callers = new WeakMap<Principal, Caller>();
 
 /** An API token as shown to its owner (never the JWT itself, except once at creation). */
 export interface TokenInfo {

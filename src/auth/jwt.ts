@@ -2,8 +2,11 @@ import { createSecretKey, randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { PipitError } from '../core/errors.ts';
+
+// jose (46 modules) loads with the first token signed or verified, not with every process: a
+// one-off command or a start-up may never need it.
+const jose = () => import('jose');
 
 const ISSUER = 'pipit';
 const AUDIENCE = 'pipit-api';
@@ -54,7 +57,8 @@ export class JwtCodec {
     this.key = key;
   }
 
-  sign(claims: TokenClaims): Promise<string> {
+  async sign(claims: TokenClaims): Promise<string> {
+    const { SignJWT } = await jose();
     const jwt = new SignJWT({ uid: claims.uid })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.sub)
@@ -67,6 +71,7 @@ export class JwtCodec {
   }
 
   async verify(token: string): Promise<TokenClaims> {
+    const { errors: joseErrors, jwtVerify } = await jose();
     try {
       const { payload } = await jwtVerify(token, this.key, {
         issuer: ISSUER,

@@ -1,5 +1,10 @@
-import { hash, verify } from '@node-rs/argon2';
+import type * as Argon2 from '@node-rs/argon2';
 import { PipitError } from '../core/errors.ts';
+
+// The native argon2 addon loads with the first password hashed or checked: a one-off command, or
+// a service whose callers use tokens, never needs it.
+let argon2: Promise<typeof Argon2> | undefined;
+const loadArgon2 = () => (argon2 ??= import('@node-rs/argon2'));
 
 /** Shortest and longest passwords accepted. */
 export const PASSWORD_MIN = 8;
@@ -33,8 +38,8 @@ export function checkPasswordPolicy(password: unknown): asserts password is stri
  * @example
  * const stored = await hashPassword('correct horse'); // '$argon2id$v=19$m=19456,t=2,p=1$...'
  */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+export async function hashPassword(password: string): Promise<string> {
+  return (await loadArgon2()).hash(password, OPTIONS);
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -51,6 +56,7 @@ export async function verifyPassword(
   password: string,
 ): Promise<boolean> {
   if (password.length > PASSWORD_MAX) return false;
+  const { verify } = await loadArgon2();
   if (!stored) {
     dummyHash ??= hashPassword('pipit-dummy-password');
     await verify(await dummyHash, password).catch(() => false);

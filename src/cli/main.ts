@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { isPipitError, PipitError, toPipitError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
 import { installProcessPolicy } from '../process-policy.ts';
-import { builtinPlugins } from '../plugins/index.ts';
+import { loadEnabledPlugins } from '../plugins/catalog.ts';
 import { reloadService } from '../reload.ts';
 import { checkConfiguration } from '../user-layer.ts';
 import { resolveConfig, startPipit } from '../runtime.ts';
@@ -14,9 +14,9 @@ import type { CommandName } from '../control/commands.ts';
 import { openControl } from '../control/client.ts';
 import type { ControlClient } from '../control/client.ts';
 import type { ResponseMessage } from '../core/messages.ts';
+import { LOCAL_CALLER } from '../core/runs.ts';
 import { parseCliArgs } from './args.ts';
 import { readPassword } from './prompt.ts';
-import { spotifyLogin } from './spotify.ts';
 
 const program = new Command('pipit')
   .description(
@@ -112,16 +112,32 @@ program
     'run an action or procedure in-process: key=value (string) or key:=json (typed) arguments',
   )
   .option('--args <json>', 'arguments as one JSON object')
+  .option(
+    '--target <device_id>',
+    'run it on that instance of the cluster (through the running service, which routes it)',
+  )
   .option('--local', LOCAL_HELP)
-  .action(async (action: string, words: string[], opts: { args?: string; local?: boolean }) => {
-    const request = { type: 'request', action, args: parseCliArgs(words, opts.args) };
-    const message = (await viaService(opts, {
-      remote: (control) => control.call({ kind: 'execute', request }),
-      local: async (service) => (await service.execute(request, { target: 'cli' })).message,
-    })) as ResponseMessage;
-    print(message);
-    if (message.response.errors.length) process.exitCode = 1;
-  });
+  .action(
+    async (
+      action: string,
+      words: string[],
+      opts: { args?: string; target?: string; local?: boolean },
+    ) => {
+      const request = {
+        type: 'request',
+        action,
+        args: parseCliArgs(words, opts.args),
+        ...(opts.target === undefined ? {} : { target: opts.target }),
+      };
+      const message = (await viaService(opts, {
+        remote: (control) => control.call({ kind: 'execute', request }),
+        local: async (service) =>
+          (await service.execute(request, { target: 'cli', caller: LOCAL_CALLER })).message,
+      })) as ResponseMessage;
+      print(message);
+      if (message.response.errors.length) process.exitCode = 1;
+    },
+  );
 
 program
   .command('actions [plugin]')
@@ -165,6 +181,8 @@ program
   .description('authorize Pipit with Spotify: prints the address to open, waits for the callback')
   .option('--timeout <seconds>', 'how long to wait', '300')
   .action(async (opts: { timeout: string }) => {
+    // Imported here: only this command needs the Spotify plugin's authorization pages.
+    const { spotifyLogin } = await import('./spotify.ts');
     await withService((service) =>
       spotifyLogin(service, {
         timeoutSeconds: Number(opts.timeout),
@@ -181,9 +199,11 @@ program
     'check the configuration without starting: prints every warning and what was ignored; exits non-zero only on errors',
   )
   .option('--config <path>', 'configuration file')
-  .action((opts: { config?: string }) => {
-    const { config } = resolveConfig({ explicit: opts.config ?? configPath() });
-    const warnings = checkConfiguration(config, builtinPlugins);
+  .action(async (opts: { config?: string }) => {
+    const { config, plugins } = await loadEnabledPlugins(
+      resolveConfig({ explicit: opts.config ?? configPath() }).config,
+    );
+    const warnings = checkConfiguration(config, plugins);
     for (const warning of warnings) process.stdout.write(`warning: ${warning}\n`);
     process.stdout.write(
       `${config.path ?? '(embedded defaults)'}: OK${warnings.length ? `, ${warnings.length} warning${warnings.length > 1 ? 's' : ''}` : ''}\n`,

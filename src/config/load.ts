@@ -8,6 +8,7 @@ import { didYouMean } from '../core/suggest.ts';
 import { preview } from '../core/validate.ts';
 import { defaultWorkdir, resolvePath, userConfigPath } from './paths.ts';
 import { adaptPlatypushConfig } from './platypush-compat.ts';
+import type { ClusterSettings, RedisConfig } from './redis.ts';
 import { CoreConfig, SECTION_PREFIXES } from './schema.ts';
 import type { HttpConfig } from './schema.ts';
 import { readYamlFile } from './yaml.ts';
@@ -29,6 +30,11 @@ export interface LoadedConfig {
   scriptsDir: string;
   http: HttpConfig | null;
   redisUrl: string | null;
+  /**
+   * The cluster this instance joins (`redis` with its `secret`); null without one, and for
+   * Platypush's `redis: {host, port}` form, which carries no secret (the instance runs alone).
+   */
+  redis: ClusterSettings | null;
   logLevel: string;
   /** `event.namespace`: the kind names clients receive. */
   eventNamespace: 'pipit' | 'platypush';
@@ -131,7 +137,34 @@ function parseOrThrow<T extends z.ZodType>(
   throw new PipitError('CONFIG_INVALID', text, { cause: result.error });
 }
 
+/**
+ * Validates one plugin's section as {@link loadConfig} does, for a plugin whose definition was
+ * loaded after the configuration (plugins/catalog.ts): same defaults, same error messages.
+ *
+ * @example
+ * const config = parsePluginSection(shellPlugin, { allow: ['uptime'] }, '/etc/pipit/config.yaml');
+ */
+export function parsePluginSection(def: PluginDef, value: unknown, source: string): unknown {
+  return parseOrThrow(def.config ?? z.strictObject({}), value, source, def.name);
+}
+
 const CORE_KEYS = new Set(Object.keys(CoreConfig.shape));
+
+// A `redis: {url}` section without a secret would let anyone who can write to Redis run actions:
+// refused. Platypush's connection forms carry none and mean no cluster.
+function clusterSettings(
+  redis: RedisConfig | undefined,
+  pipitForm: boolean,
+  source: string,
+): ClusterSettings | null {
+  if (!redis) return null;
+  if (redis.secret !== undefined) return { ...redis, secret: redis.secret };
+  if (!pipitForm) return null;
+  throw new PipitError(
+    'CONFIG_INVALID',
+    `${source}: redis.secret: required with redis.url: instances sign every message with it, and refuse unsigned ones (set the same value on every instance, e.g. "secret: !env PIPIT_CLUSTER_SECRET" with a value from "openssl rand -hex 32")`,
+  );
+}
 
 /**
  * Loads the configuration: the file (or embedded defaults when `path` is null), its includes,
@@ -161,6 +194,11 @@ export function loadConfig(opts: {
     for (const alias of p.aliases ?? []) byName.set(alias, p);
   }
 
+  // Pipit's own form (`redis: {url}`) asks for a cluster; Platypush's host/port forms, rewritten
+  // below, only name the Redis Platypush needed for its own bus.
+  const redisRaw = raw.get('redis')?.value;
+  const redisPipitForm =
+    redisRaw !== null && typeof redisRaw === 'object' && Object.hasOwn(redisRaw, 'url');
   const warnings = adaptPlatypushConfig(raw, {
     coreKeys: CORE_KEYS,
     plugins: [...byName.keys()],
@@ -253,6 +291,7 @@ export function loadConfig(opts: {
             'backend.http',
           )),
     redisUrl: parsed.redis?.url ?? null,
+    redis: clusterSettings(parsed.redis, redisPipitForm, coreSource('redis')),
     logLevel: parsed.logging?.level ?? 'info',
     logFormat: parsed.logging?.format ?? 'auto',
     eventNamespace: parsed['event.namespace'],

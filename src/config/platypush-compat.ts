@@ -142,7 +142,7 @@ export function adaptPlatypushConfig(
     raw.set('redis', { ...redis, value: { url: redisUrl(redis.value) } });
     warn(
       redis.source,
-      'redis: the host/port form is read as redis.url; Pipit needs no Redis for one machine, and instances that share one form a cluster (see "Several machines")',
+      'redis: the host/port form is read as redis.url; Pipit needs no Redis for one machine, and runs alone without redis.secret; to join instances in a cluster, write redis: {url, secret} (see "Several machines")',
     );
   }
   const backendRedis = raw.get('backend.redis');

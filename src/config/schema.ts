@@ -1,5 +1,32 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { RedisConfig } from './redis.ts';
+
+/**
+ * `backend.http.metrics`: a listener of its own that serves only `GET /metrics`, without a token,
+ * for a Prometheus on a private interface.
+ *
+ * @example
+ * MetricsListenerConfig.parse({ port: 9464 }); // { port: 9464, bind_address: '127.0.0.1' }
+ */
+export const MetricsListenerConfig = z.strictObject(
+  {
+    port: z
+      .number({
+        error: 'expected a TCP port from 0 to 65535 for the unauthenticated /metrics, e.g. 9464',
+      })
+      .int()
+      .min(0)
+      .max(65535)
+      .describe('TCP port of the unauthenticated /metrics (0 picks a free one)'),
+    bind_address: z
+      .string()
+      .min(1)
+      .default('127.0.0.1')
+      .describe('address to listen on: anyone who reaches it can read the metrics'),
+  },
+  { error: 'expected {port, bind_address?}: the address of the unauthenticated /metrics' },
+);
 
 /**
  * `backend.http`: present means the HTTP API, WebSockets and web UI are served.
@@ -75,10 +102,17 @@ export const HttpConfig = z
       .max(600)
       .default(10)
       .describe('on shutdown, how long requests in flight (HTTP and WebSocket) get to finish'),
+    metrics: MetricsListenerConfig.optional().describe(
+      'also serve GET /metrics without a token on this address (default: off; /metrics on the main port always needs a token)',
+    ),
   })
   .refine((http) => http.headers_timeout_seconds <= http.request_timeout_seconds, {
     message: 'headers_timeout_seconds must not be longer than request_timeout_seconds',
     path: ['headers_timeout_seconds'],
+  })
+  .refine((http) => !http.metrics || http.metrics.port === 0 || http.metrics.port !== http.port, {
+    message: 'must differ from backend.http.port, which serves /metrics already (with a token)',
+    path: ['metrics', 'port'],
   });
 export type HttpConfig = z.output<typeof HttpConfig>;
 
@@ -96,11 +130,7 @@ export const CoreConfig = z.strictObject({
   workdir: z.string().min(1).optional(),
   scripts_dir: z.string().min(1).default('./scripts'),
   'backend.http': HttpConfig.nullable().optional(),
-  redis: z
-    .strictObject({
-      url: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://'),
-    })
-    .optional(),
+  redis: RedisConfig.optional(),
   'event.namespace': z
     .enum(['pipit', 'platypush'])
     .default('pipit')

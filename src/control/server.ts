@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
+import { LOCAL_CALLER } from '../core/runs.ts';
 import { toPipitError } from '../core/errors.ts';
 import { parseJsonLimited } from '../core/json-limits.ts';
 import { responseJson } from '../core/response-json.ts';
@@ -16,7 +17,9 @@ async function answer(service: Service, line: string): Promise<string> {
     const message = ControlRequest.parse(parseJsonLimited(line, 'the control message'));
     id = message.id;
     if (message.kind === 'execute') {
-      const { json } = responseJson(await service.execute(message.request, { target: 'cli' }));
+      const { json } = responseJson(
+        await service.execute(message.request, { target: 'cli', caller: LOCAL_CALLER }),
+      );
       return `{"id":${JSON.stringify(id)},"ok":true,"result":${json}}`;
     }
     const result = await runCommand(service, message.command, message.args);

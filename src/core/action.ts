@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { Logger } from './logger.ts';
 import type { Services } from './services.ts';
+import type { Caller } from './runs.ts';
 
 /** The shape of an action's parameters: one zod schema per argument, each with `.describe()`. */
 export type ParamShape = Record<string, z.ZodType>;
@@ -16,6 +17,8 @@ export interface ActionContext<S = unknown> {
   services: Services;
   /** Aborted when the caller gives up (client gone, shutdown). */
   signal: AbortSignal;
+  /** Who asked, when a transport said (a user over HTTP or WebSocket, the local CLI). */
+  caller?: Caller | undefined;
 }
 
 /**

@@ -5,6 +5,9 @@ import { buildResponse, parseRequestMessage, requestIdOf } from './messages.ts';
 import type { Request } from './messages.ts';
 import type { ResponseMessage } from './messages.ts';
 import type { Registry } from './registry.ts';
+import { newRunId, runScope } from './runs.ts';
+import type { Caller, RunKind, RunObservers, RunScope, Trigger } from './runs.ts';
+import { redactForRecord } from './redact.ts';
 import type { Services } from './services.ts';
 import { validateArgs } from './validate.ts';
 
@@ -21,6 +24,14 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Procedure nesting depth (0 for a transport's call). */
   depth?: number;
+  /** Who asked (recorded in the run history); a step inherits its procedure's, hook's or cron's. */
+  caller?: Caller;
+  /** The hook, cron or event behind the call, when not inherited from the enclosing run. */
+  trigger?: Trigger;
+  /** The run this call replays (`runs.replay`). */
+  replayOf?: string;
+  /** The id to record the run under (default: a new one), for a caller that must point at it. */
+  runId?: string;
 }
 
 /**
@@ -71,8 +82,15 @@ export function createExecute(deps: {
   deviceId: string;
   log: Logger;
   services: () => Services;
+  /** Observers of finished runs (history, metrics); nothing is recorded while it has none. */
+  runs?: RunObservers;
+  /**
+   * Runs a request whose `target` is another instance there (the cluster, src/cluster/); without
+   * it such a request is NOT_FOUND.
+   */
+  remote?: (request: Request, opts: ExecuteOptions) => Promise<ExecuteResult>;
 }): Execute {
-  const { registry, deviceId, log } = deps;
+  const { registry, deviceId, log, runs } = deps;
 
   const respond = (
     id: string | undefined,
@@ -97,6 +115,8 @@ export function createExecute(deps: {
     err: unknown,
   ): ExecuteResult => {
     const error = toPipitError(err);
+    const scope = runScope.getStore();
+    if (scope) scope.failedStep = { action: actionName ?? '?', errors: error.message.split('\n') };
     const level = error.code === 'ACTION_FAILED' || error.code === 'INTERNAL' ? 'warn' : 'debug';
     log[level]({ action: actionName, code: error.code, err: error.cause ?? error }, error.message);
     return respond(id, target, undefined, error);
@@ -105,7 +125,8 @@ export function createExecute(deps: {
   // Not an async function: a synchronous action (echo, variable.get...) is answered without the
   // suspensions of `await` (they showed in /execute's profile).
   const now: Execute['now'] = (raw, opts) => {
-    const started = log.isLevelEnabled('debug') ? performance.now() : -1;
+    const record = runs?.enabled ? new RunRecorder(runs, opts) : undefined;
+    const started = record || log.isLevelEnabled('debug') ? performance.now() : -1;
     let id = requestIdOf(raw);
     let actionName: string | undefined;
     let output: unknown;
@@ -113,11 +134,21 @@ export function createExecute(deps: {
       const request = parseRequest(raw);
       id = request.id;
       actionName = request.action;
+      if (record) record.request(request.action, request.args);
       if (request.target !== undefined && request.target !== deviceId) {
-        throw new PipitError(
-          'NOT_FOUND',
-          `no instance named "${request.target}" (this one is "${deviceId}"); omit "target" to run here`,
-        );
+        if (!deps.remote)
+          throw new PipitError(
+            'NOT_FOUND',
+            `no instance named "${request.target}" (this one is "${deviceId}"); omit "target" to run here`,
+          );
+        const routed = deps
+          .remote(request, opts)
+          .catch((err: unknown) => failed(id, opts.target, actionName, err));
+        if (!record) return routed;
+        return routed.then((result) => {
+          record.finish(started, result);
+          return result;
+        });
       }
       const resolved = registry.resolve(request.action);
       const args = request.args ?? {};
@@ -138,8 +169,10 @@ export function createExecute(deps: {
             `${request.action}: procedures nest deeper than ${MAX_PROCEDURE_DEPTH} calls; is one calling itself?`,
           );
         }
-        output = runGuarded(() => resolved.procedure.run(args, { signal, depth }));
+        const run = () => resolved.procedure.run(args, { signal, depth });
+        output = runGuarded(record ? () => runScope.run(record.scope('procedure'), run) : run);
       } else {
+        if (record) record.params(resolved.action.params);
         const valid = validateArgs(resolved.name, resolved.action, args);
         const ctx = new RunContext(
           resolved.plugin.state,
@@ -147,19 +180,28 @@ export function createExecute(deps: {
           signal,
           log,
           resolved.name,
+          opts.caller ?? runScope.getStore()?.caller,
         );
         output = runGuarded(() => resolved.action.run(valid, ctx));
       }
     } catch (err) {
-      return failed(id, opts.target, actionName, err);
+      const result = failed(id, opts.target, actionName, err);
+      record?.finish(started, result);
+      return result;
     }
     const succeeded = (value: unknown): ExecuteResult => {
       if (started >= 0)
         log.debug({ action: actionName, ms: performance.now() - started }, 'executed');
-      return respond(id, opts.target, value);
+      const result = respond(id, opts.target, value);
+      record?.finish(started, result, value);
+      return result;
     };
     return output instanceof Promise
-      ? output.then(succeeded, (err: unknown) => failed(id, opts.target, actionName, err))
+      ? output.then(succeeded, (err: unknown) => {
+          const result = failed(id, opts.target, actionName, err);
+          record?.finish(started, result);
+          return result;
+        })
       : succeeded(output);
   };
   const execute = ((raw, opts) => {
@@ -171,6 +213,74 @@ export function createExecute(deps: {
 }
 
 /**
+ * The history record of one `execute()` call, filled in as the call is understood: its parent is
+ * the run in scope (a procedure's, hook's or cron's) when there is one.
+ */
+class RunRecorder {
+  readonly #runs: RunObservers;
+  readonly #opts: ExecuteOptions;
+  readonly #parent: RunScope | undefined;
+  readonly #id: string;
+  readonly #startedAt = Date.now();
+  #kind: RunKind = 'action';
+  #name = '(invalid request)';
+  #args: Record<string, unknown> = {};
+  #params: Parameters<typeof redactForRecord>[1];
+
+  constructor(runs: RunObservers, opts: ExecuteOptions) {
+    this.#runs = runs;
+    this.#opts = opts;
+    this.#parent = runScope.getStore();
+    this.#id = opts.runId ?? newRunId();
+  }
+
+  request(action: string, args: Record<string, unknown> | undefined): void {
+    this.#name = action;
+    if (args) this.#args = args;
+  }
+
+  params(params: Parameters<typeof redactForRecord>[1]): void {
+    this.#params = params;
+  }
+
+  /** The scope a procedure's steps run in. */
+  scope(kind: RunKind): RunScope {
+    this.#kind = kind;
+    return {
+      id: this.#id,
+      rootId: this.#parent?.rootId ?? this.#id,
+      transport: this.#opts.target,
+      caller: this.#opts.caller ?? this.#parent?.caller,
+      trigger: this.#opts.trigger ?? this.#parent?.trigger,
+    };
+  }
+
+  finish(started: number, result: ExecuteResult, output?: unknown): void {
+    const opts = this.#opts;
+    const parent = this.#parent;
+    const error = result.error;
+    this.#runs.emit({
+      id: this.#id,
+      parent_id: parent?.id ?? null,
+      root_id: parent?.rootId ?? this.#id,
+      kind: this.#kind,
+      name: this.#name,
+      transport: opts.target,
+      caller: opts.caller ?? parent?.caller ?? null,
+      trigger: opts.trigger ?? parent?.trigger ?? null,
+      args: redactForRecord(this.#args, this.#params),
+      started_at: this.#startedAt,
+      duration_ms: performance.now() - started,
+      outcome: error ? 'failed' : 'ok',
+      error_code: error ? error.code : null,
+      errors: result.message.response.errors,
+      output: error ? undefined : output,
+      replay_of: opts.replayOf ?? null,
+    });
+  }
+}
+
+/**
  * What an action's `run` gets besides its arguments. A class rather than an object literal with a
  * getter: one fixed shape, and the action's logger is made on first use (most actions never log,
  * and a pino child costs more than `utils.echo` itself).
@@ -179,6 +289,7 @@ class RunContext implements ActionContext {
   readonly state: unknown;
   readonly services: Services;
   readonly signal: AbortSignal;
+  readonly caller: Caller | undefined;
   readonly #parentLog: Logger;
   readonly #action: string;
   #log: Logger | undefined;
@@ -189,8 +300,10 @@ class RunContext implements ActionContext {
     signal: AbortSignal,
     log: Logger,
     action: string,
+    caller: Caller | undefined,
   ) {
     this.state = state;
+    this.caller = caller;
     this.services = services;
     this.signal = signal;
     this.#parentLog = log;

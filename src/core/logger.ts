@@ -1,6 +1,13 @@
+import { createRequire } from 'node:module';
 import { pino, stdSerializers } from 'pino';
 import type { Logger as PinoLogger, LoggerOptions } from 'pino';
-import { PinoPretty } from 'pino-pretty';
+import type { PinoPretty } from 'pino-pretty';
+
+// pino-pretty (30 modules) is loaded only when lines are written for a terminal: services under
+// systemd or Docker, and one-off commands whose output is piped, write JSON and never need it.
+const requireCjs = createRequire(import.meta.url);
+const prettyStream = (...args: Parameters<typeof PinoPretty>) =>
+  (requireCjs('pino-pretty') as { PinoPretty: typeof PinoPretty }).PinoPretty(...args);
 
 /** The logger every part of Pipit writes to (pino). */
 export type Logger = PinoLogger;
@@ -71,7 +78,7 @@ export function createLogger(
     format === 'pretty' || (format === 'auto' && !opts.destination && process.stdout.isTTY);
   if (pretty) {
     // Synchronous, in this thread: a worker-thread transport would lose the last lines on exit.
-    const stream = PinoPretty({
+    const stream = prettyStream({
       sync: true,
       colorize: !opts.destination && process.stdout.isTTY,
       translateTime: 'SYS:HH:MM:ss',

@@ -3,6 +3,29 @@ import type { Registry } from './registry.ts';
 import type { Execute } from './execute.ts';
 import type { Store } from '../store/store.ts';
 import type { Events } from '../events/events.ts';
+import type { Caller, RunObservers } from './runs.ts';
+import type { ClusterPort } from './cluster-port.ts';
+
+/** Cron jobs as plugins reach them (the scheduler lives in src/cron/). */
+export interface CronRunner {
+  /** Runs a job now as its schedule would; NOT_FOUND for an unknown name. */
+  runNow(
+    name: string,
+    origin?: { caller?: Caller; replayOf?: string; runId?: string },
+  ): Promise<'ran' | 'failed' | 'skipped'>;
+}
+
+/**
+ * What plugins report to the metrics (src/metrics implements it; core does not import it).
+ * Calls are cheap and never throw.
+ *
+ * @example
+ * services.metrics?.upstreamCall('spotify', 'GET', res.status);
+ */
+export interface MetricsHooks {
+  /** An HTTP call to an external API answered `status`; `'error'` when no answer came. */
+  upstreamCall(api: string, method: string, status: number | 'error'): void;
+}
 
 /**
  * The shared services every plugin, transport and script reaches through one object. Built once by
@@ -18,6 +41,14 @@ export interface Services {
   events: Events;
   /** The single entry point every transport calls. */
   execute: Execute;
+  /** Observers of finished runs: the run history, metrics, RunFailedEvent. */
+  runs: RunObservers;
+  /** The cron jobs (set once the scheduler exists). */
+  cron: CronRunner;
+  /** Counters for plugins (`/metrics`); absent where a Services is built without them. */
+  metrics?: MetricsHooks;
+  /** The cluster this instance is part of (`redis` configured, `pipit start`); absent otherwise. */
+  cluster?: ClusterPort;
   /** `Config.get(key)` for expressions: a read-only, credential-free view of the configuration. */
   configValue(key: string): unknown;
   /**

@@ -10,7 +10,8 @@ import { isPlainObject } from '../procedures/values.ts';
 import type { CronJobDef } from './scheduler.ts';
 
 /**
- * Compiles a YAML `cron.<name>: {cron_expression, actions, timezone?}` section.
+ * Compiles a YAML `cron.<name>: {cron_expression, actions, timezone?, once?}` section. With
+ * `once: true`, instances of a cluster that all define it run it once per scheduled time.
  *
  * @example
  * scheduler.add(cronFromConfig(section, () => services));
@@ -27,12 +28,15 @@ export function cronFromConfig(section: UserSection, services: () => Services): 
     cron_expression: expression,
     actions,
     timezone,
+    once,
     ...rest
   } = section.value as Record<string, unknown>;
   if (Object.keys(rest).length)
     fail(
-      `unknown key "${Object.keys(rest)[0]}"; a cron job has cron_expression, actions and timezone`,
+      `unknown key "${Object.keys(rest)[0]}"; a cron job has cron_expression, actions, timezone and once`,
     );
+  if (once !== undefined && typeof once !== 'boolean')
+    fail('"once" must be true (run once in the cluster) or false (on every instance)');
   if (typeof expression !== 'string' || !expression.trim())
     fail('"cron_expression" must be a cron string such as "0 23 * * *"');
   if (timezone !== undefined && typeof timezone !== 'string')
@@ -49,6 +53,7 @@ export function cronFromConfig(section: UserSection, services: () => Services): 
     timezone: timezone as string | undefined,
     source: section.source,
     calls: actionsUsed(steps),
+    once: once === true,
     run: async (signal) => {
       await runSteps(
         steps,

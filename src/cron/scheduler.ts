@@ -2,6 +2,7 @@ import { Cron } from 'croner';
 import { PipitError } from '../core/errors.ts';
 import { toCronerPattern } from './expression.ts';
 import type { Logger } from '../core/logger.ts';
+import type { Caller, RunObservers } from '../core/runs.ts';
 
 /** A scheduled job: a YAML `cron.<name>` or a script's `cron(expression, fn)`. */
 export interface CronJobDef {
@@ -12,6 +13,8 @@ export interface CronJobDef {
   source: string;
   /** The actions its steps call, where known (YAML), for the check at load. */
   calls?: { action: string; path: string }[];
+  /** Runs on one instance of a cluster per scheduled time (see {@link Scheduler.claim}). */
+  once?: boolean;
   run(signal: AbortSignal): Promise<unknown>;
 }
 
@@ -25,7 +28,7 @@ interface Job {
 }
 
 // A paused Cron for a job, or CONFIG_INVALID naming its expression and time zone.
-function pausedCron(def: CronJobDef, onTick: () => Promise<void> | void): Cron {
+function pausedCron(def: CronJobDef, onTick: (cron: Cron) => Promise<void> | void): Cron {
   let cron: Cron;
   try {
     cron = new Cron(
@@ -63,8 +66,18 @@ export class Scheduler {
   private readonly listeners = new Set<(name: string, result: CronRunResult) => void>();
   private started = false;
 
-  constructor(log: Logger) {
+  /**
+   * The cluster's lock for `once: true` jobs: when set, such a job runs only where it takes the
+   * lock for its scheduled time. Without a cluster, every job runs on its instance.
+   */
+  claim: ((key: string) => Promise<boolean>) | undefined;
+
+  private readonly runs: RunObservers | undefined;
+
+  /** `runs` records each cron run (its steps become its children) and reports failures. */
+  constructor(log: Logger, runs?: RunObservers) {
     this.log = log;
+    this.runs = runs;
   }
 
   /** Validates and registers a job (paused until {@link start}); CONFIG_INVALID on a bad one. */
@@ -112,7 +125,13 @@ export class Scheduler {
   }
 
   private schedule(def: CronJobDef): Cron {
-    return pausedCron(def, async () => {
+    return pausedCron(def, async (cron) => {
+      if (def.once && this.claim) {
+        // The time it was due, not the time it fired: the same on every instance. Croner hands the
+        // firing time, so the due time is the last one the pattern matched.
+        const due = cron.previousRuns(1, new Date(Date.now() + 1))[0] ?? new Date();
+        if (!(await this.claim(`cron:${def.name}:${due.getTime()}`))) return;
+      }
       await this.runNow(def.name);
     });
   }
@@ -150,7 +169,10 @@ export class Scheduler {
   }
 
   /** Runs a job now, as the schedule does; 'skipped' while its previous run is still going. */
-  async runNow(name: string): Promise<CronRunResult> {
+  async runNow(
+    name: string,
+    origin: { caller?: Caller; replayOf?: string; runId?: string } = {},
+  ): Promise<CronRunResult> {
     const job = this.jobs.get(name);
     if (!job) throw new PipitError('NOT_FOUND', `no cron job named "${name}"`);
     let result: CronRunResult;
@@ -160,7 +182,21 @@ export class Scheduler {
     } else {
       job.running = true;
       try {
-        await job.def.run(this.controller.signal);
+        const run = () => job.def.run(this.controller.signal);
+        await (this.runs
+          ? this.runs.track(
+              {
+                kind: 'cron',
+                name,
+                transport: 'cron',
+                trigger: { cron: name },
+                ...(origin.caller ? { caller: origin.caller } : {}),
+                ...(origin.replayOf ? { replay_of: origin.replayOf } : {}),
+                ...(origin.runId ? { id: origin.runId } : {}),
+              },
+              run,
+            )
+          : run());
         result = 'ran';
       } catch (err) {
         this.log.warn({ err, cron: name, source: job.def.source }, `cron job ${name} failed`);

@@ -3,7 +3,9 @@ import type { EventBus, Subscriber } from './bus.ts';
 import { makeEvent } from './event.ts';
 import type { PipitEvent } from './event.ts';
 import { Hooks } from './hooks.ts';
+import type { Hook } from './hooks.ts';
 import type { Logger } from '../core/logger.ts';
+import type { RunObservers } from '../core/runs.ts';
 import { toJsonLimited } from '../core/json-limits.ts';
 
 /**
@@ -27,20 +29,43 @@ export class Events {
     origin: string;
     log: Logger;
     namespace?: 'pipit' | 'platypush';
+    /** Records hook runs (see Hooks). */
+    runs?: RunObservers;
+    /** The cluster's lock for `once: true` hooks (without a cluster they simply run). */
+    claim?: (key: string) => Promise<boolean>;
   }) {
     this.namespace = opts.namespace ?? 'pipit';
     this.bus = opts.bus;
     this.origin = opts.origin;
-    this.hooks = new Hooks(opts.log);
+    this.hooks = new Hooks(opts.log, opts.runs);
     this.bus.subscribe(({ event }) => {
       if (event.args.type === CoreKinds.WebhookEvent) return;
       // Most events match no hook (fan-out to WebSockets is the common case): nothing to track.
       const matching = this.hooks.matching(event);
       if (!matching.length) return;
-      const run = this.hooks.runAll(matching, event);
+      const claim = opts.claim;
+      const run =
+        claim && matching.some((h) => h.once)
+          ? this.runClaimed(matching, event, claim)
+          : this.hooks.runAll(matching, event);
       this.inFlight.add(run);
       void run.finally(() => this.inFlight.delete(run));
     });
+  }
+
+  // A `once: true` hook runs where its lock (hook name + event id) is taken: one instance.
+  private async runClaimed(
+    matching: Hook[],
+    event: PipitEvent,
+    claim: (key: string) => Promise<boolean>,
+  ): Promise<unknown> {
+    const claimed = await Promise.all(
+      matching.map(async (h) => !h.once || (await claim(`hook:${h.name}:${event.id}`))),
+    );
+    return this.hooks.runAll(
+      matching.filter((_, i) => claimed[i]),
+      event,
+    );
   }
 
   /**

@@ -43,8 +43,9 @@ export function toHookResponse(args: Record<string, unknown>): HookResponse {
 }
 
 /**
- * Compiles a YAML `event.hook.<name>: {if: {...}, then: [...]}` section. The hook's steps see the
- * event's fields as variables (and the whole event as `event`).
+ * Compiles a YAML `event.hook.<name>: {if: {...}, then: [...], once?}` section. The hook's steps
+ * see the event's fields as variables (and the whole event as `event`). It runs on every instance
+ * of a cluster that defines it, or, with `once: true`, on one of them per event.
  *
  * @example
  * events.hooks.add(hookFromConfig(section, () => services));
@@ -57,13 +58,15 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
   if (!name) fail('the hook needs a name after "event.hook."');
   if (!isPlainObject(section.value))
     fail('expected a mapping with "if" (the condition) and "then" (the steps)');
-  const { if: condition, then, ...rest } = section.value as Record<string, unknown>;
+  const { if: condition, then, once, ...rest } = section.value as Record<string, unknown>;
   if (Object.keys(rest).length)
     fail(
       `unknown key${Object.keys(rest).length > 1 ? 's' : ''} ${Object.keys(rest)
         .map((k) => `"${k}"`)
-        .join(', ')}; a hook has "if" and "then"`,
+        .join(', ')}; a hook has "if", "then" and "once"`,
     );
+  if (once !== undefined && typeof once !== 'boolean')
+    fail('"once" must be true (run on one instance of the cluster) or false (on each)');
   if (!isPlainObject(condition))
     fail('"if" must be a mapping such as {type: CustomEvent, subtype: door_open}');
   let matches: EventPredicate = () => false;
@@ -81,6 +84,7 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
     source: section.source,
     matches,
     calls: actionsUsed(steps).filter((c) => c.action !== SEND_RESPONSE_ACTION),
+    once: once === true,
     run: (event, ctx) => {
       const execute = stepExecutor(services(), { target: 'hook', depth: 0, signal: ctx.signal });
       return runSteps(
@@ -89,8 +93,8 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
         {
           signal: ctx.signal,
           config: (key) => services().configValue(key),
-          execute: async (action, args) => {
-            if (action !== SEND_RESPONSE_ACTION) return execute(action, args);
+          execute: async (action, args, step) => {
+            if (action !== SEND_RESPONSE_ACTION) return execute(action, args, step);
             if (!ctx.respond)
               return {
                 output: null,

@@ -1,6 +1,9 @@
 import { PipitError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { BLOCKED_WARN_MS } from '../core/loop-monitor.ts';
+import { redactForRecord } from '../core/redact.ts';
+import type { Caller, RunObservers } from '../core/runs.ts';
+import { CoreKinds } from './kinds.ts';
 import type { PipitEvent } from './event.ts';
 import type { EventPredicate } from './match.ts';
 
@@ -21,6 +24,14 @@ export interface HookRunContext {
   respond?: (response: HookResponse) => void;
 }
 
+/** Who asked for a hook run other than the event itself (`runs.replay`). */
+export interface HookRunOrigin {
+  caller?: Caller;
+  replayOf?: string;
+  /** The id to record the run under (chosen by the caller, to point at it). */
+  runId?: string;
+}
+
 /** A listener: a YAML `event.hook.<name>` or a script's `hook(kind, filter, fn)`. */
 export interface Hook {
   name: string;
@@ -29,6 +40,8 @@ export interface Hook {
   matches: EventPredicate;
   /** The actions its steps call, where known (YAML), for the check at load. */
   calls?: { action: string; path: string }[];
+  /** Runs on one instance of a cluster per event (the one that takes its lock), not on each. */
+  once?: boolean;
   run(event: PipitEvent, ctx: HookRunContext): Promise<unknown>;
 }
 
@@ -48,9 +61,17 @@ export type HookOutcome =
 export class Hooks {
   private readonly hooks: Hook[] = [];
   private readonly log: Logger;
+  private readonly runs: RunObservers | undefined;
 
-  constructor(log: Logger) {
+  /** `runs` records each hook run (its steps become its children) and reports failures. */
+  constructor(log: Logger, runs?: RunObservers) {
     this.log = log;
+    this.runs = runs;
+  }
+
+  /** The hook registered under `name`, if any. */
+  get(name: string): Hook | undefined {
+    return this.hooks.find((h) => h.name === name);
   }
 
   add(hook: Hook): void {
@@ -81,10 +102,29 @@ export class Hooks {
    * whose synchronous part holds the event loop for long is named in a warning: nothing else runs
    * meanwhile, and a script cannot be interrupted.
    */
-  async runOne(hook: Hook, event: PipitEvent, ctx: HookRunContext): Promise<HookOutcome> {
+  async runOne(
+    hook: Hook,
+    event: PipitEvent,
+    ctx: HookRunContext,
+    origin: HookRunOrigin = {},
+  ): Promise<HookOutcome> {
     try {
       const started = performance.now();
-      const pending = hook.run(event, ctx);
+      const pending = this.runs
+        ? this.runs.track(
+            {
+              kind: 'hook',
+              name: hook.name,
+              transport: event.args.type === CoreKinds.WebhookEvent ? 'webhook' : 'hook',
+              args: redactForRecord(event.args),
+              trigger: { hook: hook.name, event_id: event.id, event_type: event.args.type },
+              ...(origin.caller ? { caller: origin.caller } : {}),
+              ...(origin.replayOf ? { replay_of: origin.replayOf } : {}),
+              ...(origin.runId ? { id: origin.runId } : {}),
+            },
+            () => hook.run(event, ctx),
+          )
+        : hook.run(event, ctx);
       const blocked = performance.now() - started;
       if (blocked >= BLOCKED_WARN_MS) {
         this.log.warn(

@@ -26,6 +26,8 @@ export const CoreKinds = {
   WebhookEvent: `${KIND_PREFIX}http.hook.WebhookEvent`,
   ApplicationStartedEvent: `${KIND_PREFIX}application.ApplicationStartedEvent`,
   ApplicationStoppedEvent: `${KIND_PREFIX}application.ApplicationStoppedEvent`,
+  /** A hook or cron run failed (`run_id`, `kind`, `name`, `errors`, `step`...). */
+  RunFailedEvent: `${KIND_PREFIX}runs.RunFailedEvent`,
 } as const;
 
 /**

@@ -49,6 +49,8 @@ const API_PATHS = new Set([
   '/reload',
   '/healthz',
   '/readyz',
+  '/openapi.json',
+  '/metrics',
   '/spotify/auth/status',
   '/spotify/auth/start',
   '/spotify/auth/disconnect',

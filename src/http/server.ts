@@ -7,6 +7,7 @@ import type { ErrorCode } from '../core/errors.ts';
 import type { Service } from '../service.ts';
 import { jsonTextTooDeep, tooDeep } from '../core/json-limits.ts';
 import { clientErrorHandler } from './client-errors.ts';
+import { lazySchemaCompilers } from './lazy-compilers.ts';
 import { logSerializers } from './log.ts';
 import { requireUser } from './guard.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -15,6 +16,8 @@ import { authRoutes } from './routes/auth.ts';
 import { executeRoute } from './routes/execute.ts';
 import { hookRoutes } from './routes/hook.ts';
 import { healthRoutes } from './routes/health.ts';
+import { metricsRoutes } from './routes/metrics.ts';
+import { openApiRoute } from './routes/openapi.ts';
 import { reloadRoute } from './routes/reload.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { serveSpaFallback, uiRoutes, wantsSpaPage } from './routes/ui.ts';
@@ -82,6 +85,7 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
     bodyLimit: http.max_body_bytes,
     trustProxy: http.trust_proxy,
     return503OnClosing: true,
+    schemaController: lazySchemaCompilers(),
     // Long enough for hook names (128) so that our own validation answers, with its message.
     routerOptions: { maxParamLength: 256 },
     // Stalled clients (partial headers, partial bodies, bare connections) are dropped: Node checks
@@ -130,7 +134,7 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
     // Sets and clears the session cookie; reading it is guard.sessionCookie()'s job everywhere.
     await scope.register(cookie, { hook: false });
     const hasUi = await uiRoutes(scope, log);
-    // Set here, not on the root, so that its replies have @fastify/static's sendFile (SPA pages).
+    // Set here, not on the root, so that its replies have the UI's sendUiFile (SPA pages).
     scope.setNotFoundHandler((req, reply) =>
       hasUi && wantsSpaPage(req)
         ? serveSpaFallback(reply)
@@ -144,6 +148,8 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
     tokenRoutes(scope, service);
     reloadRoute(scope, service);
     healthRoutes(scope, service);
+    openApiRoute(scope, service);
+    metricsRoutes(scope, service);
     await wsRoutes(scope, service);
     await hookRoutes(scope, service);
     for (const plugin of service.registry.plugins.values()) {

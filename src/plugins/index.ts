@@ -5,6 +5,7 @@ import http from './http/plugin.ts';
 import inspect from './inspect.ts';
 import logger from './logger.ts';
 import mqtt from './mqtt/plugin.ts';
+import runs from './runs/plugin.ts';
 import shell from './shell/plugin.ts';
 import spotify from './music/spotify/plugin.ts';
 import utils from './utils.ts';
@@ -20,6 +21,7 @@ export const builtinPlugins: readonly PluginDef[] = [
   variable,
   inspect,
   event,
+  runs,
   spotify,
   shell,
   file,

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { defineAction, definePlugin } from '../core/action.ts';
+import type { ClusterReport } from '../core/cluster-port.ts';
 import { PipitError } from '../core/errors.ts';
+import { pipitVersion } from '../core/version.ts';
+
+// When this process loaded its plugins: the start of a standalone instance.
+const STARTED_AT = new Date().toISOString();
 
 const getAllPlugins = defineAction({
   name: 'get_all_plugins',
@@ -38,9 +43,43 @@ const getProcedures = defineAction({
       })),
 });
 
+const instances = defineAction({
+  name: 'instances',
+  summary:
+    'The instances of the cluster (this one first) with their plugins, version and last heartbeat, and the state of the connection to Redis.',
+  description:
+    'cluster is "off" without a redis section, "connected", or "unreachable" (Redis down: error says why, and the other instances drop out of the list as their last heartbeats age). refused counts the messages from Redis that were refused (unsigned, forged, stale, replayed, addressed to another instance).',
+  params: {},
+  run: async (_args, { services }) => {
+    if (services.cluster) return services.cluster.report();
+    const now = new Date().toISOString();
+    return {
+      cluster: 'off',
+      redis: null,
+      error: null,
+      since: null,
+      self: services.deviceId,
+      instances: [
+        {
+          device_id: services.deviceId,
+          self: true,
+          version: pipitVersion(),
+          plugins: [...services.registry.plugins.keys()],
+          started_at: STARTED_AT,
+          last_seen: now,
+        },
+      ],
+      refused: {},
+      events: {},
+      requests_in_flight: 0,
+    } satisfies ClusterReport;
+  },
+});
+
 export default definePlugin({
   name: 'inspect',
-  summary: 'Describes what this instance can do: plugins, actions and procedures.',
+  summary:
+    'Describes what this instance can do (plugins, actions, procedures) and which instances share its cluster.',
   enabledByDefault: true,
-  actions: [getAllPlugins, getPlugin, getProcedures],
+  actions: [getAllPlugins, getPlugin, getProcedures, instances],
 });

@@ -3,7 +3,8 @@ import type { Step } from './dsl-types.ts';
 /**
  * Every action name a list of steps calls, however deeply nested (if/for/while branches), with the
  * path of the step that calls it: checked when the configuration loads, so that a misspelt action
- * is refused then rather than failing on the day the step runs.
+ * is refused then rather than failing on the day the step runs. Steps with a `target` are left out:
+ * another instance runs them, with its own plugins.
  *
  * @example
  * actionsUsed(parseSteps([{ action: 'utils.echo' }], 'procedure.x')); // [{ action: 'utils.echo', path: 'procedure.x step 1' }]
@@ -15,7 +16,8 @@ export function actionsUsed(steps: readonly Step[]): { action: string; path: str
     const step = stack.pop()!;
     switch (step.kind) {
       case 'action':
-        out.push({ action: step.action, path: step.path });
+        // A step for another instance calls that instance's plugins, not this one's.
+        if (step.target === null) out.push({ action: step.action, path: step.path });
         break;
       case 'if':
         for (const branch of [...step.branches].reverse())

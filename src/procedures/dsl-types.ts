@@ -5,7 +5,7 @@
 import type { CompiledExpression } from './expression.ts';
 import type { CompiledTemplate } from './template.ts';
 
-/** `{action, args?, ignore_errors?}`: one call through the core's execute(). */
+/** `{action, args?, ignore_errors?, target?}`: one call through the core's execute(). */
 export interface ActionStep {
   kind: 'action';
   path: string;
@@ -13,6 +13,8 @@ export interface ActionStep {
   /** Compiled `args`; evaluates to an object (checked at run time when written as `${...}`). */
   args: CompiledTemplate;
   ignoreErrors: boolean;
+  /** Compiled `target`: the device_id of the instance of the cluster that runs the step. */
+  target: CompiledTemplate | null;
 }
 
 /** `if ${...}` with any `elif ${...}` branches and an optional `else`. */

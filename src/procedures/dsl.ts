@@ -25,13 +25,21 @@ const VariableName = z
   .regex(IDENTIFIER, 'must be an identifier (letters, digits, _)')
   .refine((name) => !RESERVED.has(name), 'is a reserved name');
 
-/** `{action: "plugin.action", args?: {...} | "${...}", ignore_errors?: bool}` */
+/**
+ * `{action: "plugin.action", args?: {...} | "${...}", ignore_errors?: bool, target?: device_id}`;
+ * `target` (text, or `${...}`) runs the step on that instance of the cluster.
+ */
 export const ActionStepSchema = z.strictObject({
   action: z
     .string()
     .regex(/^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)+$/, 'must look like "plugin.action"'),
   args: z.union([z.record(z.string(), z.unknown()), z.string()]).nullish(),
   ignore_errors: z.boolean().optional(),
+  target: z
+    .string()
+    .min(1, 'must name an instance (its device_id)')
+    .max(128, 'is longer than 128 characters')
+    .optional(),
 });
 export type ActionStepInput = z.output<typeof ActionStepSchema>;
 
@@ -167,12 +175,14 @@ function parseObject(
     const rawArgs = step.args ?? {};
     const args: CompiledTemplate = compileAt(path, () => compileTemplate(rawArgs));
     if (typeof rawArgs === 'string') singleExpression(rawArgs, path, 'args: ${expression}');
+    const target = input.target;
     return {
       kind: 'action',
       path,
       action: input.action,
       args,
       ignoreErrors: input.ignore_errors ?? false,
+      target: target === undefined ? null : compileAt(path, () => compileTemplate(target)),
     };
   }
   if (Object.hasOwn(step, 'set')) {

@@ -15,8 +15,15 @@ export interface ActionResult {
 
 /** What a run needs from the outside world. */
 export interface RunnerDeps {
-  /** The core's entry point; `procedure.<name>` calls other procedures through it. */
-  execute(action: string, args: Record<string, unknown>): Promise<ActionResult>;
+  /**
+   * The core's entry point; `procedure.<name>` calls other procedures through it. `target` is the
+   * instance a step names (`target:`), to run the action there.
+   */
+  execute(
+    action: string,
+    args: Record<string, unknown>,
+    opts?: { target?: string },
+  ): Promise<ActionResult>;
   /** Stops the run between steps and abandons a pending action. */
   signal?: AbortSignal;
   /** Variables visible before the arguments (e.g. event fields for hooks, constants). */
@@ -106,9 +113,18 @@ async function runAction(step: Extract<Step, { kind: 'action' }>, state: State):
       `${step.path}: args must be an object, got ${typeName(args)}`,
     );
   }
+  const target =
+    step.target && at(step.path, () => step.target!.evaluate(state.context, state.deps));
+  if (target !== null && typeof target !== 'string') {
+    throw new PipitError(
+      'INVALID_ARGUMENTS',
+      `${step.path}: target must be the device_id of an instance, got ${typeName(target)}`,
+    );
+  }
   let result: ActionResult;
   try {
-    result = await abortable(state.deps.execute(step.action, args), state, step.path);
+    const call = state.deps.execute(step.action, args, target === null ? undefined : { target });
+    result = await abortable(call, state, step.path);
   } catch (err) {
     if (state.signal?.aborted) throw abortError(state.signal, step.path);
     const error = toPipitError(err, 'ACTION_FAILED');

@@ -26,6 +26,7 @@ export type ScriptRegistration =
       filter: Record<string, unknown>;
       fn: (event: ScriptEvent) => unknown;
       name?: string | undefined;
+      once?: boolean | undefined;
     }
   | {
       kind: 'cron';
@@ -33,6 +34,7 @@ export type ScriptRegistration =
       fn: () => unknown;
       name?: string | undefined;
       timezone?: string | undefined;
+      once?: boolean | undefined;
     };
 
 // On globalThis so that a script importing Pipit through another path (dist vs src, a symlinked
@@ -74,7 +76,8 @@ export function procedure(
 
 /**
  * Declares a hook on an event kind (short or full name), with a condition (the same matching as
- * YAML `if:`; null for none). For a WebhookEvent, the returned value is the HTTP response.
+ * YAML `if:`; null for none). For a WebhookEvent, the returned value is the HTTP response. In a
+ * cluster it runs on every instance that loads it, or with `once: true` on one per event.
  *
  * @example
  * hook('WebhookEvent', { hook: 'door' }, (event) => {
@@ -86,15 +89,16 @@ export function hook(
   event: string,
   filter: Record<string, unknown> | null,
   fn: (event: ScriptEvent) => unknown,
-  opts: { name?: string } = {},
+  opts: { name?: string; once?: boolean } = {},
 ): void {
   if (typeof fn !== 'function')
     throw new TypeError(`hook("${event}"): the last argument must be a function`);
-  register({ kind: 'hook', event, filter: filter ?? {}, fn, name: opts.name });
+  register({ kind: 'hook', event, filter: filter ?? {}, fn, name: opts.name, once: opts.once });
 }
 
 /**
- * Declares a cron job (croner syntax, seconds field optional).
+ * Declares a cron job (croner syntax, seconds field optional). In a cluster it runs on every
+ * instance that loads it, or with `once: true` on one per scheduled time.
  *
  * @example
  * cron('0 23 * * *', () => run('music.spotify.pause'), { name: 'nightly', timezone: 'Europe/Rome' });
@@ -102,9 +106,16 @@ export function hook(
 export function cron(
   expression: string,
   fn: () => unknown,
-  opts: { name?: string; timezone?: string } = {},
+  opts: { name?: string; timezone?: string; once?: boolean } = {},
 ): void {
   if (typeof fn !== 'function')
     throw new TypeError(`cron("${expression}"): the second argument must be a function`);
-  register({ kind: 'cron', expression, fn, name: opts.name, timezone: opts.timezone });
+  register({
+    kind: 'cron',
+    expression,
+    fn,
+    name: opts.name,
+    timezone: opts.timezone,
+    once: opts.once,
+  });
 }

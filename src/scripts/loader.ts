@@ -70,6 +70,7 @@ function collect(
       name: entry.name ?? `${stem}#${index}`,
       source,
       matches,
+      once: entry.once === true,
       run: async (event, ctx) => entry.fn(toScriptEvent(event, ctx.respond)),
     });
   } else {
@@ -78,6 +79,7 @@ function collect(
       expression: entry.expression,
       timezone: entry.timezone,
       source,
+      once: entry.once === true,
       run: async () => entry.fn(),
     });
   }

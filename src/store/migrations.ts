@@ -42,4 +42,36 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 2,
+    name: 'run history',
+    sql: `
+      CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        parent_id INTEGER,
+        root_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        transport TEXT NOT NULL,
+        caller_user TEXT,
+        caller_via TEXT,
+        caller_token_id TEXT,
+        hook TEXT,
+        cron TEXT,
+        event_id TEXT,
+        event_type TEXT,
+        args TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        duration_ms REAL NOT NULL,
+        outcome TEXT NOT NULL,
+        error_code TEXT,
+        errors TEXT NOT NULL,
+        output TEXT,
+        output_truncated INTEGER NOT NULL DEFAULT 0,
+        replay_of INTEGER
+      );
+      CREATE INDEX runs_parent ON runs(parent_id) WHERE parent_id IS NOT NULL;
+      CREATE INDEX runs_event ON runs(event_id) WHERE event_id IS NOT NULL;
+    `,
+  },
 ];

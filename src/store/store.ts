@@ -1,6 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openDatabase } from './db.ts';
 import { PluginKv } from './plugin-kv.ts';
+import { Runs } from './runs.ts';
 import { Sessions } from './sessions.ts';
 import { Tokens } from './tokens.ts';
 import { Users } from './users.ts';
@@ -21,6 +22,7 @@ export class Store {
   readonly sessions: Sessions;
   readonly tokens: Tokens;
   readonly variables: Variables;
+  readonly runs: Runs;
   /** How often {@link Store.changedElsewhere} actually asks SQLite. */
   static readonly CHANGE_CHECK_MS = 250;
   private dataVersion: number;
@@ -34,6 +36,7 @@ export class Store {
     this.sessions = new Sessions(db);
     this.tokens = new Tokens(db);
     this.variables = new Variables(db);
+    this.runs = new Runs(db);
     this.dataVersionStmt = db.prepare('PRAGMA data_version');
     this.dataVersion = this.readDataVersion();
   }

@@ -46,6 +46,7 @@ describe('configuration', () => {
       'inspect',
       'logger',
       'mqtt',
+      'runs',
       'utils',
       'variable',
     ]);

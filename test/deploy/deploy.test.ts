@@ -241,7 +241,7 @@ describe('Dockerfile', () => {
     expect(cmd).not.toBeNull();
     const argv = JSON.parse(cmd![1]!) as string[];
     expect(argv[0]).toBe('node');
-    expect(argv.join(' ')).toContain('http://127.0.0.1:8008/auth/status');
+    expect(argv.join(' ')).toContain('http://127.0.0.1:8008/readyz');
   });
 
   it('ships a default configuration that Pipit accepts, with the workdir on the volume and the exposed port', () => {

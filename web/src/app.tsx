@@ -9,6 +9,7 @@ import { fetchAuthStatus, logout } from './lib/auth.ts';
 import { navigate, usePath } from './lib/router.ts';
 import { EventsPage } from './pages/events-page.tsx';
 import { ExecutePage } from './pages/execute-page.tsx';
+import { RunsPage } from './pages/runs-page.tsx';
 import { SettingsPage } from './pages/settings-page.tsx';
 
 type Session =
@@ -20,6 +21,7 @@ type Session =
 
 const TITLES: Record<string, string> = {
   '/execute': 'Execute',
+  '/runs': 'Runs',
   '/events': 'Events',
   '/settings': 'Settings',
 };
@@ -104,6 +106,7 @@ export function App() {
           />
           <main class="content" id="main">
             {page === '/execute' ? <ExecutePage /> : null}
+            {page === '/runs' ? <RunsPage path={path} /> : null}
             {page === '/events' ? <EventsPage /> : null}
             {page === '/settings' ? <SettingsPage username={session.username} path={path} /> : null}
           </main>

@@ -8,6 +8,8 @@ import './styles/combobox.css';
 import './styles/execute.css';
 import './styles/tokens.css';
 import './styles/events.css';
+import './styles/runs.css';
+import './styles/run-detail.css';
 import './styles/settings.css';
 
 render(<App />, document.getElementById('app')!);

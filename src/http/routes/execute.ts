@@ -5,6 +5,7 @@ import { parseJsonLimited } from '../../core/json-limits.ts';
 import { responseJson } from '../../core/response-json.ts';
 import type { Service } from '../../service.ts';
 import { httpStatus } from '../error-status.ts';
+import { callerOf } from '../../auth/auth.ts';
 import { authenticate } from '../guard.ts';
 import { API_HEADERS, setSecurityHeaders } from '../security-headers.ts';
 
@@ -74,7 +75,11 @@ export function executeRoute(app: FastifyInstance, service: Service): void {
     setSecurityHeaders(req, reply, API_HEADERS);
     const signal = connectionSignal(req.raw.socket);
     const body = req.body instanceof UntypedBody ? untyped(req, req.body) : req.body;
-    const pending = service.execute.now(body, { target: 'http', signal });
+    const pending = service.execute.now(body, {
+      target: 'http',
+      signal,
+      ...(req.principal ? { caller: callerOf(req.principal) } : {}),
+    });
     const { json, result } = responseJson(pending instanceof Promise ? await pending : pending);
     return reply
       .code(result.error ? httpStatus(result.error.code) : 200)

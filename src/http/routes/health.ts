@@ -3,7 +3,8 @@ import type { Service } from '../../service.ts';
 
 /**
  * `GET /healthz` (liveness: the process answers) and `GET /readyz` (readiness: the database takes a
- * write lock, the plugins have started). Unauthenticated and cheap, for load balancers, container
+ * write lock, the plugins have started, and Redis is reachable when a cluster is configured; the
+ * instance still serves its own work meanwhile). Unauthenticated and cheap, for load balancers, container
  * health checks and service managers; they say nothing beyond the status.
  *
  * @example
@@ -12,7 +13,9 @@ import type { Service } from '../../service.ts';
 export function healthRoutes(app: FastifyInstance, service: Service): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
-    if (databaseWritable(service)) return { status: 'ready' };
+    // With a cluster configured, Redis unreachable means requests for other instances fail.
+    const clusterReady = service.services.cluster?.ready ?? true;
+    if (clusterReady && databaseWritable(service)) return { status: 'ready' };
     return reply.code(503).send({ status: 'unavailable' });
   });
 }

@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import type { Principal } from '../../auth/auth.ts';
 import { PipitError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
+import type { WsEndpoint, WsMetrics } from '../../metrics/ws-metrics.ts';
 import type { Service } from '../../service.ts';
 import { CloseCode } from './frames.ts';
 import { KeepAlive } from './keepalive.ts';
@@ -9,6 +10,8 @@ import { KeepAlive } from './keepalive.ts';
 /** One authenticated WebSocket, as the registry sees it. */
 export interface Connection {
   socket: WebSocket;
+  /** The endpoint it connected to (a label of the connection gauge). */
+  endpoint: WsEndpoint;
   principal: Principal;
   /** Resolves with an error once the credentials no longer hold (revoked, expired, logged out). */
   recheck(): Promise<PipitError | undefined>;
@@ -37,9 +40,11 @@ export class Connections {
   private readonly keepAlive: KeepAlive;
   private readonly stopRevoke: () => void;
   private readonly log: Logger;
+  private readonly metrics: WsMetrics;
 
   constructor(service: Service, opts: { pingIntervalMs: number }) {
     this.log = service.log.child({ component: 'ws' });
+    this.metrics = service.metrics.ws;
     this.keepAlive = new KeepAlive(opts.pingIntervalMs, () => this.recheckAll());
     this.stopRevoke = service.auth.onRevoke((tokenId) => {
       for (const conn of this.byToken.get(tokenId) ?? []) {
@@ -58,7 +63,10 @@ export class Connections {
       set.add(conn);
     }
     const untrack = this.keepAlive.track(conn.socket);
+    this.metrics.connection(conn.endpoint, 1);
     return () => {
+      if (!this.all.has(conn)) return;
+      this.metrics.connection(conn.endpoint, -1);
       untrack();
       this.all.delete(conn);
       if (!tokenId) return;

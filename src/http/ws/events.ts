@@ -51,6 +51,7 @@ function toEvent(service: Service, frame: IncomingEvent) {
 export function eventsHandler(service: Service, connections: Connections, limits: SendLimits) {
   const log = service.log.child({ component: 'ws', endpoint: '/ws/events' });
   const asErrorFrame = (message: string) => errorFrame(message.split('\n'));
+  const metrics = service.metrics.ws;
 
   return (socket: WebSocket, req: FastifyRequest): void => {
     const auth = upgradeAuth(req);
@@ -64,10 +65,11 @@ export function eventsHandler(service: Service, connections: Connections, limits
     });
     const unsubscribe = service.events.subscribe((delivery) => {
       if (filter && !filter.has(delivery.event.args.type)) return;
-      out.send(bytesOf(delivery));
+      if (out.send(bytesOf(delivery))) metrics.eventDelivered();
     });
     const remove = connections.add({
       socket,
+      endpoint: '/ws/events',
       principal: auth.principal,
       recheck: auth.recheck,
       refuse: (error) => refuse(socket, error, asErrorFrame),

@@ -6,6 +6,7 @@ import { buildResponse, requestIdOf } from '../../core/messages.ts';
 import { responseJson } from '../../core/response-json.ts';
 import type { Service } from '../../service.ts';
 import type { Connections } from './connections.ts';
+import { callerOf } from '../../auth/auth.ts';
 import { refuse, upgradeAuth } from './connection-auth.ts';
 import { decodeFrame } from './frames.ts';
 import { BoundedSender } from './send.ts';
@@ -65,6 +66,7 @@ export function requestsHandler(
     });
     const remove = connections.add({
       socket,
+      endpoint: '/ws/requests',
       principal: auth.principal,
       recheck: auth.recheck,
       refuse: (error) => refuse(socket, error, asErrorResponse),
@@ -139,7 +141,11 @@ export function requestsHandler(
       }
       let result: ExecuteResult | Promise<ExecuteResult>;
       try {
-        result = service.execute.now(raw, { target: 'ws', signal: connection.signal });
+        result = service.execute.now(raw, {
+          target: 'ws',
+          signal: connection.signal,
+          caller: callerOf(auth.principal),
+        });
       } catch (err) {
         // execute() answers every failure as a response; this is a bug, still answered.
         log.error({ err }, 'execute() threw on /ws/requests');

@@ -1,4 +1,5 @@
 import { definePlugin } from '../../core/action.ts';
+import { FILE_DISABLED_HINT } from '../hints.ts';
 import { FileConfig } from './config.ts';
 import { copy, move, rename } from './copy-move.ts';
 import { list } from './list.ts';
@@ -23,7 +24,7 @@ export default definePlugin<FileConfig, FileState>({
   name: 'file',
   summary:
     'Reads, writes (atomically), copies, moves, lists and deletes files on this host as the service user, optionally confined to file.roots.',
-  disabledHint: `it reads, writes and deletes files on this host as the service's user, so it is off until the configuration has a "file:" section. Add "file: {}" to enable it for every path the service user can reach, or "file: {roots: [/srv/pipit]}" to confine it to those directories, then restart Pipit`,
+  disabledHint: FILE_DISABLED_HINT,
   config: FileConfig,
   actions: [
     read,

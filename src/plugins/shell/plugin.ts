@@ -1,18 +1,10 @@
-import { userInfo } from 'node:os';
 import { definePlugin } from '../../core/action.ts';
+import { SHELL_DISABLED_HINT } from '../hints.ts';
 import { compileAllow } from './allow.ts';
 import { ShellConfig } from './config.ts';
 import { exec } from './exec.ts';
 import { jobs, kill } from './jobs.ts';
 import type { ShellState } from './state.ts';
-
-function serviceUser(): string {
-  try {
-    return `"${userInfo().username}"`;
-  } catch {
-    return `uid ${process.getuid?.() ?? '?'}`;
-  }
-}
 
 /**
  * `shell`: runs commands on the host as the service's user. Off until the configuration has a
@@ -26,7 +18,7 @@ export default definePlugin<ShellConfig, ShellState>({
   name: 'shell',
   summary:
     'Runs commands on this host as the service user: output, exit status, timeouts that kill the whole process group, streamed output as events.',
-  disabledHint: `it runs any command on this host as the service's user (${serviceUser()}), so it is off until the configuration has a "shell:" section. Add "shell: {}" to enable it, or "shell: {allow: ['uptime', 'systemctl status *']}" to allow only those commands, then restart Pipit`,
+  disabledHint: SHELL_DISABLED_HINT,
   config: ShellConfig,
   actions: [exec, kill, jobs],
   init: ({ config }) => ({

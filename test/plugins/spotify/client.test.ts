@@ -23,6 +23,7 @@ useAuthorizedSpotify((f) => ({ emu, t } = f), {
     timers = fakeTimers();
     pluginState(t).auth.timers = timers;
     pluginState(t).client.blockedUntil = 0;
+    pluginState(t).client.pausedUntil = 0;
   },
 });
 
@@ -57,6 +58,22 @@ describe('client behaviour', () => {
     expect(log()).toEqual([429]);
     timers.advance(3601_000);
     expect((await ok(t, 'status')).state).toBe('stop');
+  });
+
+  it('429 while paging: the other requests in flight wait it out too, and the read completes', async () => {
+    emu.control.addFault({
+      path: '/v1/playlists/*/items',
+      times: 1,
+      response: { kind: 'rate-limit', retryAfter: 4 },
+    });
+    const list = await ok(t, 'get_playlist', {
+      playlist: `spotify:playlist:${emu.control.seed.bigPlaylistId}`,
+    });
+    expect(list.tracks).toHaveLength(5000);
+    expect(log('/v1/playlists/*').filter((s) => s === 429)).toHaveLength(1);
+    // Waits are recorded, not slept: every request sent after the 429 waited (what was left of) 4 s.
+    expect(timers.waits.length).toBeGreaterThan(1);
+    expect(timers.waits.filter((ms) => !(ms > 0 && ms <= 4000))).toEqual([]);
   });
 
   it('the rate-limit error carries RATE_LIMITED and retryAfter', async () => {

@@ -1,6 +1,7 @@
 import { shortKind } from '../lib/events.ts';
 import type { EventMessage } from '../lib/events.ts';
 import { prettyJson } from '../lib/format.ts';
+import { AppLink } from './app-link.tsx';
 
 /** An event as received, with a local sequence number for stable keys. */
 export interface ReceivedEvent {
@@ -38,6 +39,15 @@ export function EventList({ events }: { events: ReceivedEvent[] }) {
                 <time dateTime={time.toISOString()}>{time.toLocaleTimeString()}</time>
                 {m.origin ? ` · ${m.origin}` : ''}
               </span>
+              {m.id ? (
+                <AppLink
+                  href={`/runs?event_id=${encodeURIComponent(m.id)}`}
+                  class="event-runs"
+                  title="The hook runs this event caused, and their steps"
+                >
+                  Runs
+                </AppLink>
+              ) : null}
             </div>
             {empty ? null : <pre class="code event-payload">{prettyJson(payload)}</pre>}
           </li>

@@ -5,6 +5,7 @@ import { Logo } from './logo.tsx';
 /** The pages of the menu, in order. */
 export const PAGES = [
   { path: '/execute', label: 'Execute', icon: '▶' },
+  { path: '/runs', label: 'Runs', icon: '↻' },
   { path: '/events', label: 'Events', icon: '◉' },
   { path: '/settings', label: 'Settings', icon: '⚙' },
 ] as const;

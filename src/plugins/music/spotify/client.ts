@@ -1,4 +1,5 @@
 import type { Logger } from '../../../core/logger.ts';
+import type { MetricsHooks } from '../../../core/services.ts';
 import { PipitError } from '../../../core/errors.ts';
 import type { SpotifyAuth } from './auth.ts';
 import type { SpotifyConfig } from './config.ts';
@@ -50,10 +51,11 @@ const REASONS: Record<string, string> = {
  * A thin Web API client: bearer token (refreshed before expiry and once on a 401), a timeout on
  * every request, retries with capped exponential backoff on 5xx/network errors/timeouts (not for
  * POST, which may have been applied), Retry-After honoured up to a cap, 202 retried for player
- * commands, any 2xx accepted without requiring JSON.
+ * commands, any 2xx accepted without requiring JSON. Every attempt's status (429s included) is
+ * counted in `metrics` when given (`pipit_upstream_requests_total{api="spotify"}`).
  *
  * @example
- * const client = new SpotifyClient(config, auth, log);
+ * const client = new SpotifyClient(config, auth, log, services.metrics);
  * const devices = await client.request<{ devices: unknown[] }>({ path: '/me/player/devices' });
  */
 export class SpotifyClient {
@@ -62,11 +64,19 @@ export class SpotifyClient {
   readonly log: Logger;
   /** Until when (plugin clock, epoch ms) calls fail fast after a 429 beyond the cap. */
   blockedUntil = 0;
+  /**
+   * Until when (plugin clock) calls hold back after a 429 that is being waited out: concurrent
+   * calls (paging runs up to `paging_concurrency` at once) wait with the one that got it instead
+   * of spending the penalty on requests that would be refused too.
+   */
+  pausedUntil = 0;
+  readonly #metrics: MetricsHooks | undefined;
 
-  constructor(config: SpotifyConfig, auth: SpotifyAuth, log: Logger) {
+  constructor(config: SpotifyConfig, auth: SpotifyAuth, log: Logger, metrics?: MetricsHooks) {
     this.config = config;
     this.auth = auth;
     this.log = log;
+    this.#metrics = metrics;
   }
 
   /** Performs one call; resolves with the parsed JSON body, or undefined for an empty/text body. */
@@ -79,8 +89,12 @@ export class SpotifyClient {
     const max = this.config.max_retries;
     let attempts = 0;
     let refreshed = false;
+    // The pause this call set itself (and has waited out already).
+    let ownPause = 0;
     for (;;) {
       await this.#waitIfBlocked(what, opts.signal);
+      const paused = this.pausedUntil - timers.now();
+      if (paused > 0 && this.pausedUntil > ownPause) await timers.sleep(paused, opts.signal);
       const token = await this.auth.accessToken();
       const signals = [AbortSignal.timeout(this.config.request_timeout_seconds * 1000)];
       if (opts.signal) signals.push(opts.signal);
@@ -99,6 +113,7 @@ export class SpotifyClient {
         if (opts.signal?.aborted) {
           throw new PipitError('ACTION_FAILED', `${what}: the caller gave up`, { cause: err });
         }
+        this.#metrics?.upstreamCall('spotify', method, 'error');
         const timedOut = (err as Error).name === 'TimeoutError';
         if (idempotent && attempts < max) {
           attempts++;
@@ -113,6 +128,7 @@ export class SpotifyClient {
           { cause: err },
         );
       }
+      this.#metrics?.upstreamCall('spotify', method, res.status);
       const text = await res.text();
       if (res.status === 401 && !refreshed) {
         refreshed = true;
@@ -125,7 +141,8 @@ export class SpotifyClient {
         if (wait <= this.config.max_retry_after_seconds && attempts < max) {
           attempts++;
           this.log.debug({ what, retryAfter: wait }, 'Spotify rate limit: waiting');
-          await timers.sleep(wait * 1000, opts.signal);
+          ownPause = this.pausedUntil = Math.max(this.pausedUntil, timers.now() + wait * 1000);
+          await timers.sleep(ownPause - timers.now(), opts.signal);
           continue;
         }
         this.blockedUntil = Math.max(this.blockedUntil, timers.now() + wait * 1000);

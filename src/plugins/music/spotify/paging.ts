@@ -26,6 +26,8 @@ export async function readPages<T>(opts: {
   /** Highest `offset + limit` the endpoint accepts (search: 1000). */
   cap?: number;
   first?: { offset: number; page: Page<T> };
+  /** Pages already requested (see {@link prefetchPages}), used when they are the ones needed. */
+  prefetched?: Map<string, Promise<Page<T>>>;
 }): Promise<{ items: T[]; total: number }> {
   const want = opts.limit ?? Number.POSITIVE_INFINITY;
   let firstOffset: number;
@@ -45,9 +47,37 @@ export async function readPages<T>(opts: {
     starts.push(at);
     at += opts.pageSize;
   }
-  const pages = await mapBounded(starts, opts.concurrency, (at) =>
-    opts.fetchPage(at, Math.min(opts.pageSize, end - at)),
-  );
+  const pages = await mapBounded(starts, opts.concurrency, (at) => {
+    const size = Math.min(opts.pageSize, end - at);
+    return opts.prefetched?.get(`${at}:${size}`) ?? opts.fetchPage(at, size);
+  });
   const items = [...firstItems, ...pages.flatMap((p) => p.items ?? [])];
   return { items: items.slice(0, Math.max(0, end - opts.offset)), total };
+}
+
+/**
+ * Requests the first `count` pages of `[from, end)` at once, before the page that tells the total
+ * is in, for a read whose total is known from before (see playlist-totals.ts); the first page's
+ * round trip then carries these too. Pass the result to {@link readPages} as `prefetched`: pages it
+ * does not need (the total shrank) are dropped, and their failures with them.
+ *
+ * @example
+ * const prefetched = prefetchPages({ fetchPage, from: 100, end: 5000, pageSize: 50, count: 15 });
+ */
+export function prefetchPages<T>(opts: {
+  fetchPage: (offset: number, limit: number) => Promise<Page<T>>;
+  from: number;
+  end: number;
+  pageSize: number;
+  count: number;
+}): Map<string, Promise<Page<T>>> {
+  const pages = new Map<string, Promise<Page<T>>>();
+  for (let at = opts.from; at < opts.end && pages.size < opts.count; at += opts.pageSize) {
+    const size = Math.min(opts.pageSize, opts.end - at);
+    const page = opts.fetchPage(at, size);
+    // Handled here, so that a page that turns out not to be needed fails quietly.
+    page.catch(() => undefined);
+    pages.set(`${at}:${size}`, page);
+  }
+  return pages;
 }

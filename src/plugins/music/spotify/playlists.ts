@@ -2,6 +2,7 @@ import { PipitError } from '../../../core/errors.ts';
 import type { ApiPlaylist } from './mappers.ts';
 import { readPages } from './paging.ts';
 import type { Page } from './paging.ts';
+import { rememberTotals } from './playlist-totals.ts';
 import { isBareId, parseResource } from './resources.ts';
 import type { SpotifyState } from './state.ts';
 
@@ -27,7 +28,9 @@ export async function myPlaylists(
     pageSize: PLAYLIST_PAGE,
     concurrency: state.config.paging_concurrency,
   });
-  return items.filter((p): p is ApiPlaylist => p !== null);
+  const playlists = items.filter((p): p is ApiPlaylist => p !== null);
+  rememberTotals(state, playlists);
+  return playlists;
 }
 
 /**

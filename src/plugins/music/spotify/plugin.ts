@@ -35,7 +35,7 @@ export default definePlugin<SpotifyConfig, SpotifyState>({
       log,
       realTimers(),
     );
-    const client = new SpotifyClient(config, auth, log);
+    const client = new SpotifyClient(config, auth, log, services.metrics);
     return { config, auth, client, log, devices: undefined };
   },
   http: (app, ctx) => spotifyHttp(app, ctx),

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { isPipitError, PipitError } from '../../../../core/errors.ts';
+import { PLAYLIST_FIELDS, PLAYLIST_ITEMS_FIELDS } from '../fields.ts';
 import { toPlaylist, toPlaylistItems } from '../mappers.ts';
 import type { ApiPlaylist, ApiPlaylistPage } from '../mappers.ts';
-import { readPages } from '../paging.ts';
+import { prefetchPages, readPages } from '../paging.ts';
+import { knownTotal, rememberTotal } from '../playlist-totals.ts';
 import { myPlaylists, PLAYLIST_PAGE, resolvePlaylist } from '../playlists.ts';
 import { PlaylistOut } from '../schemas.ts';
 import type { PlaylistOut as Playlist } from '../schemas.ts';
@@ -46,9 +48,35 @@ const getPlaylist = spotifyAction({
     const id = await resolvePlaylist(state, playlist, signal);
     const path = `/playlists/${id}`;
     const embedded = withTracks && offset < EMBEDDED;
+    const fetchPage = (at: number, size: number) =>
+      state.client.request<ApiPlaylistPage>({
+        path: `${path}/items`,
+        query: {
+          offset: at,
+          limit: size,
+          additional_types: 'track,episode',
+          fields: PLAYLIST_ITEMS_FIELDS,
+        },
+        signal,
+      });
+    // With the total known from before, the first pages after the embedded ones go out with the
+    // playlist object (its request takes one of the `paging_concurrency` places).
+    const predicted = embedded ? knownTotal(state, id) : undefined;
+    const prefetched =
+      predicted === undefined
+        ? undefined
+        : prefetchPages({
+            fetchPage,
+            from: Math.max(offset, EMBEDDED),
+            end: Math.min(offset + (limit ?? Number.POSITIVE_INFINITY), predicted),
+            pageSize: PLAYLIST_PAGE,
+            count: state.config.paging_concurrency - 1,
+          });
     const body = await state.client.request<ApiPlaylist>({
       path,
-      query: embedded ? { additional_types: 'track,episode' } : { fields: NO_ITEMS },
+      query: embedded
+        ? { additional_types: 'track,episode', fields: PLAYLIST_FIELDS }
+        : { fields: NO_ITEMS },
       signal,
     });
     if (!withTracks) return toPlaylist(body, null);
@@ -57,18 +85,15 @@ const getPlaylist = spotifyAction({
       state.log.info({ playlist: id }, 'playlist items are hidden from this app (not yours)');
       return toPlaylist(body, null);
     }
+    if (embedded) rememberTotal(state, id, first?.total);
     const { items } = await readPages({
-      fetchPage: (at, size) =>
-        state.client.request<ApiPlaylistPage>({
-          path: `${path}/items`,
-          query: { offset: at, limit: size, additional_types: 'track,episode' },
-          signal,
-        }),
+      fetchPage,
       offset,
       limit: limit ?? undefined,
       pageSize: PLAYLIST_PAGE,
       concurrency: state.config.paging_concurrency,
       ...(first ? { first: { offset: 0, page: first } } : {}),
+      ...(prefetched ? { prefetched } : {}),
     });
     return toPlaylist(body, toPlaylistItems(items, offset));
   },

@@ -1,0 +1,193 @@
+import type { CpuShares } from './cpu.ts';
+import { generatorBound } from './cpu.ts';
+import { median } from './lib.ts';
+
+/** A median and the range around it. */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+const spread = (values: number[]): Spread => ({
+  median: median(values),
+  min: Math.min(...values),
+  max: Math.max(...values),
+});
+
+// Server CPU time (in core-µs) per request of one leg.
+const usPerRequest = (m: Measured) => ((m.cpu.server ?? NaN) * 1e6) / m.rps;
+
+/** One leg's figures: throughput, latency, and who used how much CPU meanwhile. */
+export interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** Share of a core each process used ("server", "generator"); 1 is 100%. */
+  cpu: CpuShares;
+  /** What drove the load: "wrk", "autocannon", "node (ws)". */
+  generator: string;
+}
+
+/** A leg of a comparison: runs its load for `seconds` and measures it. */
+export interface Leg {
+  label: string;
+  run: (seconds: number) => Promise<Measured>;
+}
+
+/** What a comparison compares: throughput (higher is better) or p99 latency (lower is better). */
+export type Metric = 'rps' | 'p99';
+
+/** The outcome of {@link abCompare}. */
+export interface Comparison {
+  title: string;
+  metric: Metric;
+  generator: string;
+  /** subject / baseline per pair, in run order. */
+  ratios: number[];
+  ratio: Spread;
+  /**
+   * The server's CPU time per request, baseline / subject, per pair: what the throughput ratio
+   * would be if both were CPU-bound. Less sensitive than throughput to other processes taking
+   * the server's core on a shared machine.
+   */
+  costRatios: number[];
+  costRatio: Spread;
+  goal?: number;
+  met?: boolean;
+  legs: Record<string, Measured[]>;
+  /** Baseline legs in which the generator, not the server, was the limit. */
+  generatorBoundLegs: number;
+}
+
+/**
+ * Runs a subject against its baseline as A/B/A/B... in one run (`pairs` pairs, each leg
+ * `seconds` long, after a 1 s warm-up of each) so that machine noise hits both alike; the
+ * reference legs, if any, run after each pair and are printed for context. Prints a table with
+ * each leg's median figures and CPU use, the median subject/baseline ratio with its spread
+ * (min–max over the pairs), and a loud warning when the baseline was generator-bound.
+ *
+ * @example
+ * const result = await abCompare({
+ *   title: 'POST /execute', metric: 'rps', goal: 0.85, pairs: 3, seconds: 3,
+ *   baseline: { label: 'bare', run: (s) => loadHttp({ ...load, seconds: s }, pid) },
+ *   subject: { label: 'pipit', run: (s) => loadHttp({ ...pipitLoad, seconds: s }, pid) },
+ * });
+ */
+export async function abCompare(opts: {
+  title: string;
+  metric: Metric;
+  pairs: number;
+  seconds: number;
+  baseline: Leg;
+  subject: Leg;
+  references?: Leg[];
+  goal?: number;
+  warmupSeconds?: number;
+}): Promise<Comparison> {
+  const all = [opts.baseline, opts.subject, ...(opts.references ?? [])];
+  const warmup = opts.warmupSeconds ?? 1;
+  if (warmup > 0) for (const leg of all) await leg.run(warmup);
+  const legs: Record<string, Measured[]> = Object.fromEntries(all.map((l) => [l.label, []]));
+  const ratios: number[] = [];
+  const costRatios: number[] = [];
+  for (let i = 0; i < opts.pairs; i++) {
+    const a = await opts.baseline.run(opts.seconds);
+    const b = await opts.subject.run(opts.seconds);
+    legs[opts.baseline.label]!.push(a);
+    legs[opts.subject.label]!.push(b);
+    ratios.push(b[opts.metric] / a[opts.metric]);
+    costRatios.push(usPerRequest(a) / usPerRequest(b));
+    for (const ref of opts.references ?? []) legs[ref.label]!.push(await ref.run(opts.seconds));
+  }
+  const ratio = spread(ratios);
+  const generatorBoundLegs = legs[opts.baseline.label]!.filter((m) => generatorBound(m.cpu)).length;
+  const met =
+    opts.goal === undefined
+      ? undefined
+      : opts.metric === 'rps'
+        ? ratio.median >= opts.goal
+        : ratio.median <= opts.goal;
+  const result: Comparison = {
+    title: opts.title,
+    metric: opts.metric,
+    generator: legs[opts.baseline.label]![0]!.generator,
+    ratios,
+    ratio,
+    costRatios,
+    costRatio: spread(costRatios),
+    ...(opts.goal === undefined ? {} : { goal: opts.goal, met }),
+    legs,
+    generatorBoundLegs,
+  };
+  print(result, opts, all);
+  return result;
+}
+
+const pct = (n: number) => (Number.isNaN(n) ? '   ?' : `${(n * 100).toFixed(0).padStart(3)}%`);
+const num = (n: number, digits: number, width: number) => n.toFixed(digits).padStart(width);
+
+function print(
+  r: Comparison,
+  opts: { pairs: number; seconds: number; baseline: Leg },
+  all: Leg[],
+): void {
+  console.log(
+    `\n## ${r.title}\n   (${r.generator}; ${opts.pairs} A/B pairs of ${opts.seconds} s; server on core 0, generator on core 1; medians)`,
+  );
+  console.log(
+    `${'leg'.padEnd(40)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  server gen.  core0 core1  server µs/req`,
+  );
+  let crowded = 0;
+  for (const leg of all) {
+    const list = r.legs[leg.label]!;
+    const m = (f: (x: Measured) => number | undefined) => median(list.map((x) => f(x) ?? NaN));
+    const errors = list.reduce((n, x) => n + x.errors, 0);
+    const server = m((x) => x.cpu.server);
+    crowded += list.filter((x) => (x.cpu.core0 ?? 0) - (x.cpu.server ?? 0) > 0.15).length;
+    console.log(
+      `${leg.label.padEnd(40)} ${num(
+        m((x) => x.rps),
+        0,
+        8,
+      )} ${num(
+        m((x) => x.p50),
+        2,
+        7,
+      )} ${num(
+        m((x) => x.p99),
+        2,
+        7,
+      )}   ${pct(server)} ${pct(m((x) => x.cpu.generator))}  ${pct(m((x) => x.cpu.core0))}  ${pct(m((x) => x.cpu.core1))}  ${num(
+        m((x) => ((x.cpu.server ?? NaN) * 1e6) / x.rps),
+        1,
+        8,
+      )}${errors ? `   errors ${errors}` : ''}`,
+    );
+  }
+  const what = r.metric === 'rps' ? 'throughput' : 'p99';
+  const goal =
+    r.goal === undefined
+      ? ''
+      : `   goal ${r.metric === 'rps' ? '>=' : '<='} ${r.goal}: ${r.met ? 'met' : 'NOT MET'}`;
+  console.log(
+    `${what} ratio: median ${r.ratio.median.toFixed(2)} (spread ${r.ratio.min.toFixed(2)}–${r.ratio.max.toFixed(2)}; pairs ${r.ratios.map((x) => x.toFixed(2)).join(' ')})${goal}`,
+  );
+  const c = r.costRatio;
+  console.log(
+    `server CPU-cost ratio (baseline µs/req ÷ subject µs/req): median ${c.median.toFixed(2)} (spread ${c.min.toFixed(2)}–${c.max.toFixed(2)})`,
+  );
+  if (crowded)
+    console.log(
+      `note: in ${crowded} legs other processes used more than 15% of core 0 (shared machine): noisy`,
+    );
+  if (r.generatorBoundLegs) {
+    const bar = '!'.repeat(96);
+    console.log(
+      `${bar}\n!!! WARNING: THE BASELINE WAS GENERATOR-BOUND in ${r.generatorBoundLegs} of ${opts.pairs} legs: the\n` +
+        `!!! generator's core sat at ~100% while the server's did not. The baseline's real capacity\n` +
+        `!!! is higher than measured, so the ratio above is flattered toward 1.0.\n${bar}`,
+    );
+  }
+}

@@ -1,0 +1,201 @@
+import { Redis } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import type { Logger } from '../core/logger.ts';
+
+/**
+ * The URL as it may be logged and shown: the password (if any) replaced by `***`.
+ *
+ * @example
+ * redactUrl('redis://:hunter2@db:6379/0'); // 'redis://:***@db:6379/0'
+ */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, '//***@');
+  }
+}
+
+/** Reconnection delay after the `attempt`-th failure: 100 ms doubling to 3 s, with jitter. */
+export function backoffMs(attempt: number): number {
+  return Math.min(100 * 2 ** Math.max(0, attempt - 1), 3_000) + Math.floor(Math.random() * 100);
+}
+
+/** The connection's state as reported to `/readyz` and `inspect.instances`. */
+export interface LinkState {
+  connected: boolean;
+  /** Epoch ms of the last change (or of the start). */
+  since: number;
+  /** Why it is down, when it is. */
+  error: string | null;
+}
+
+/**
+ * The connections to Redis: `command` for ordinary commands, and one connection each for the two
+ * blocking reads (the event stream and this instance's request and reply lists), which hold their
+ * connection while they wait. Commands never queue while Redis is unreachable: they fail at once,
+ * so a remote request fails fast instead of hanging; every connection reconnects by itself with
+ * backoff. The state is logged once per change, not once per attempt.
+ *
+ * @example
+ * const link = new RedisLink({ url, name: 'kitchen', log });
+ * link.onChange((up) => console.log(up ? 'connected' : 'lost'));
+ * link.start();
+ */
+export class RedisLink {
+  readonly url: string;
+  readonly #rawUrl: string;
+  readonly #name: string;
+  readonly #log: Logger;
+  readonly #listeners = new Set<(up: boolean) => void>();
+  #state: LinkState = { connected: false, since: Date.now(), error: null };
+  #everConnected = false;
+  #reportedUnreachable = false;
+  #command: Redis | undefined;
+  #events: Redis | undefined;
+  #inbox: Redis | undefined;
+  #closed = false;
+
+  constructor(opts: { url: string; name: string; log: Logger }) {
+    this.#rawUrl = opts.url;
+    this.url = redactUrl(opts.url);
+    this.#name = opts.name;
+    this.#log = opts.log;
+  }
+
+  get state(): LinkState {
+    const { connected, since, error } = this.#state;
+    return { connected, since, error: connected ? null : error };
+  }
+
+  get connected(): boolean {
+    return this.#state.connected;
+  }
+
+  get command(): Redis {
+    return (this.#command ??= this.#client('command'));
+  }
+
+  get events(): Redis {
+    return (this.#events ??= this.#client('events'));
+  }
+
+  get inbox(): Redis {
+    return (this.#inbox ??= this.#client('inbox'));
+  }
+
+  /** Opens the command connection (the readers open theirs when first used). */
+  start(): void {
+    void this.command;
+  }
+
+  /** Calls `listener(true)` when the command connection becomes ready, `false` when it is lost. */
+  onChange(listener: (up: boolean) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Resolves once `client` is ready (at once if it is), or when the link closes. */
+  async ready(client: Redis): Promise<void> {
+    if (client.status === 'ready' || this.#closed) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        client.off('ready', done);
+        client.off('end', done);
+        resolve();
+      };
+      client.on('ready', done);
+      client.on('end', done);
+    });
+  }
+
+  /**
+   * Resolves true once connected (at once if it is), false after `timeoutMs` or on close: for work
+   * that can wait a moment for a reconnection rather than fail (the `once` locks).
+   */
+  async whenConnected(timeoutMs: number): Promise<boolean> {
+    if (this.#state.connected) return true;
+    if (this.#closed) return false;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        stop();
+        resolve(false);
+      }, timeoutMs);
+      const stop = this.onChange((up) => {
+        if (!up) return;
+        clearTimeout(timer);
+        stop();
+        resolve(true);
+      });
+    });
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const client of [this.#command, this.#events, this.#inbox]) client?.disconnect();
+  }
+
+  #client(role: 'command' | 'events' | 'inbox'): Redis {
+    const options: RedisOptions = {
+      connectionName: `pipit:${this.#name}:${role}`,
+      // RESP2: the replies' shapes do not depend on the server's version.
+      protocol: 2,
+      enableOfflineQueue: false,
+      autoResendUnfulfilledCommands: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 3_000,
+      retryStrategy: (attempt) => (this.#closed ? null : backoffMs(attempt)),
+    };
+    const client = new Redis(this.#rawUrl, options);
+    // ioredis reports every failed attempt; the state change is what gets logged.
+    client.on('error', (err: Error) => {
+      if (role === 'command') this.#state.error = err.message || String(err);
+    });
+    if (role === 'command') {
+      client.on('ready', () => this.#change(true));
+      client.on('close', () => this.#change(false));
+    }
+    return client;
+  }
+
+  #change(up: boolean): void {
+    if (this.#closed || up === this.#state.connected) {
+      if (!up && !this.#everConnected && !this.#state.connected) this.#reportUnreachable();
+      return;
+    }
+    const downFor = Date.now() - this.#state.since;
+    const error = up ? null : (this.#state.error ?? 'the connection was closed');
+    this.#state = { connected: up, since: Date.now(), error };
+    if (up) {
+      this.#log.info(
+        { redis: this.url },
+        this.#everConnected
+          ? `reconnected to Redis after ${(downFor / 1000).toFixed(1)} s: requests to other instances work again`
+          : `connected to Redis at ${this.url}: this instance is part of the cluster`,
+      );
+      this.#everConnected = true;
+    } else {
+      this.#log.warn(
+        { redis: this.url, err: this.#state.error },
+        `lost the connection to Redis at ${this.url}${this.#state.error ? ` (${this.#state.error})` : ''}: local work goes on, requests to other instances fail until it is back; reconnecting with backoff`,
+      );
+    }
+    for (const listener of this.#listeners) listener(up);
+  }
+
+  // Down from the start: said once, not at every attempt.
+  #reportUnreachable(): void {
+    if (this.#reportedUnreachable) return;
+    this.#reportedUnreachable = true;
+    this.#log.warn(
+      { redis: this.url, err: this.#state.error },
+      `cannot reach Redis at ${this.url}${this.#state.error ? ` (${this.#state.error})` : ''}: this instance serves local work and keeps retrying with backoff`,
+    );
+  }
+}

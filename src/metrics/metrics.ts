@@ -1,0 +1,55 @@
+import { Registry as PromRegistry } from 'prom-client';
+import type { Registry } from '../core/registry.ts';
+import type { RunObserver } from '../core/runs.ts';
+import type { MetricsHooks } from '../core/services.ts';
+import { processMetrics } from './process-metrics.ts';
+import { runMetrics } from './run-metrics.ts';
+import { upstreamMetrics } from './upstream-metrics.ts';
+import { wsMetrics } from './ws-metrics.ts';
+import type { WsMetrics } from './ws-metrics.ts';
+
+/**
+ * The Content-Type of the Prometheus text exposition format.
+ *
+ * @example
+ * reply.type(METRICS_CONTENT_TYPE).send(await metrics.scrape());
+ */
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+/**
+ * One service's metrics, in a prom-client registry of its own (several services may share a
+ * process). Plugins see it as {@link MetricsHooks} (`services.metrics`); the run observer feeds
+ * the request, hook and cron metrics; the WebSocket handlers report to `ws`.
+ *
+ * @example
+ * service.metrics.upstreamCall('spotify', 'GET', 200);
+ * const text = await service.metrics.scrape();
+ */
+export interface Metrics extends MetricsHooks {
+  /** This service's registry (process metrics are added at scrape time). */
+  readonly register: PromRegistry;
+  /** Add it to the service's run observers. */
+  readonly observeRun: RunObserver;
+  readonly ws: WsMetrics;
+  /** The exposition text: this service's metrics, then the process's. */
+  scrape(): Promise<string>;
+}
+
+/**
+ * Makes a service's metrics. `registry` bounds the `action` label (see actionLabel).
+ *
+ * @example
+ * const metrics = createMetrics(registry);
+ * runs.add(metrics.observeRun);
+ * const text = await metrics.scrape(); // "# HELP pipit_requests_total ..."
+ */
+export function createMetrics(registry: Registry): Metrics {
+  const register = new PromRegistry();
+  return {
+    ...upstreamMetrics(register),
+    register,
+    observeRun: runMetrics(register, registry),
+    ws: wsMetrics(register),
+    scrape: () => PromRegistry.merge([register, processMetrics()]).metrics(),
+  };
+}

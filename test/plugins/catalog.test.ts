@@ -1,0 +1,82 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.ts';
+import { createLogger } from '../../src/core/logger.ts';
+import { loadEnabledPlugins, pluginCatalog } from '../../src/plugins/catalog.ts';
+import { builtinPlugins } from '../../src/plugins/index.ts';
+import { createService } from '../../src/service.ts';
+import { tempDir } from '../helpers/service.ts';
+
+let cleanup: (() => void) | undefined;
+afterEach(() => cleanup?.());
+
+function configFile(yaml: string): string {
+  const tmp = tempDir();
+  cleanup = tmp.cleanup;
+  const path = join(tmp.dir, 'config.yaml');
+  writeFileSync(path, `device_id: t\nworkdir: ./data\n${yaml}`);
+  return path;
+}
+
+describe('the plugin catalog', () => {
+  it('names every plugin Pipit ships, in order, as the plugins themselves do', () => {
+    const meta = (p: (typeof builtinPlugins)[number]) => ({
+      name: p.name,
+      aliases: p.aliases ?? [],
+      enabledByDefault: p.enabledByDefault ?? false,
+      disabledHint: p.disabledHint,
+    });
+    expect(pluginCatalog.map(meta)).toEqual(builtinPlugins.map(meta));
+  });
+
+  it('loads only the enabled plugins and checks their sections as loadConfig does', async () => {
+    const path = configFile('shell: {allow: [uptime]}\n');
+    const lazy = await loadEnabledPlugins(loadConfig({ path, plugins: pluginCatalog }));
+    const eager = loadConfig({ path, plugins: builtinPlugins });
+    expect([...lazy.config.plugins]).toEqual([...eager.plugins]);
+    const byName = new Map(lazy.plugins.map((p) => [p.name, p]));
+    expect(byName.get('shell')).toBe(builtinPlugins.find((p) => p.name === 'shell'));
+    // Off: still a stand-in, without its actions.
+    expect(byName.get('file')!.actions).toEqual([]);
+    expect(byName.get('music.spotify')!.actions).toEqual([]);
+  });
+
+  it('refuses a bad section of a plugin loaded late with the same message', async () => {
+    const path = configFile('shell: {allow: 3}\n');
+    const eager = (() => {
+      try {
+        loadConfig({ path, plugins: builtinPlugins });
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    expect(eager).toMatch(/shell\.allow/);
+    await expect(loadEnabledPlugins(loadConfig({ path, plugins: pluginCatalog }))).rejects.toThrow(
+      eager!,
+    );
+  });
+
+  it('a service on the catalog runs enabled actions and explains the plugins that are off', async () => {
+    const path = configFile('');
+    const service = await createService(loadConfig({ path, plugins: pluginCatalog }), {
+      log: createLogger({ level: 'silent' }),
+    });
+    try {
+      const echo = await service.execute(
+        { type: 'request', action: 'utils.echo', args: { a: 1 } },
+        { target: 'cli' },
+      );
+      expect(echo.message.response.output).toEqual({ a: 1 });
+      const shell = await service.execute(
+        { type: 'request', action: 'shell.exec', args: { cmd: 'true' } },
+        { target: 'cli' },
+      );
+      expect(shell.message.response.errors[0]).toMatch(
+        /plugin "shell" is not enabled: it runs any/,
+      );
+    } finally {
+      await service.close();
+    }
+  });
+});
