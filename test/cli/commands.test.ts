@@ -53,6 +53,7 @@ describe('pipit CLI commands', () => {
       'inspect',
       'logger',
       'mqtt',
+      'runs',
       'utils',
       'variable',
     ]);
