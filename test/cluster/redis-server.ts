@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { accepting, freePort } from '../helpers/net.ts';
+import { freePort } from '../helpers/net.ts';
+import { killServer, spawnServer } from '../helpers/server-process.ts';
 
 /** A real Debian `redis-server` on 127.0.0.1, started for a test. */
 export interface RedisServer {
@@ -60,9 +59,11 @@ export async function startRedis(
       : []),
   ];
   const launch = async () => {
-    const proc = spawn(
-      process.env.REDIS_SERVER ?? 'redis-server',
-      [
+    child = await spawnServer({
+      name: 'redis-server',
+      env: 'REDIS_SERVER',
+      command: process.env.REDIS_SERVER ?? 'redis-server',
+      args: [
         ...(opts.tls ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)]),
         ...security,
         '--bind',
@@ -76,34 +77,14 @@ export async function startRedis(
         '--loglevel',
         'warning',
       ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    let failed: Error | undefined;
-    proc.once('error', (err) => (failed = err));
-    proc.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    proc.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const deadline = Date.now() + (opts.deadlineMs ?? 10_000);
-    while (!(await accepting(port))) {
-      if (failed)
-        throw new Error(
-          `cannot run redis-server (${failed.message}): install it with scripts/system-deps.sh, or set REDIS_SERVER`,
-        );
-      if (proc.exitCode !== null || Date.now() > deadline) {
-        proc.kill('SIGKILL');
-        throw new Error(`redis-server did not start on port ${port}: ${output || proc.exitCode}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    child = proc;
+      port,
+      ...(opts.deadlineMs ? { deadlineMs: opts.deadlineMs } : {}),
+    });
   };
   const kill = async () => {
     const proc = child;
     child = undefined;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = once(proc, 'exit');
-    proc.kill('SIGKILL');
-    await exited;
+    await killServer(proc);
   };
   await launch();
   const auth = opts.password ? `:${encodeURIComponent(opts.password)}@` : '';

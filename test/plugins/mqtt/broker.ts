@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { accepting, freePort } from '../../helpers/net.ts';
+import { freePort } from '../../helpers/net.ts';
+import { killServer, spawnServer } from '../../helpers/server-process.ts';
 
 /** A real mosquitto broker on 127.0.0.1, started for a test. */
 export interface Broker {
@@ -47,35 +46,19 @@ export async function startBroker(
   );
   let child: ChildProcess | undefined;
   const launch = async () => {
-    const proc = spawn(mosquittoBinary(), ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    let failed: Error | undefined;
-    proc.once('error', (err) => (failed = err));
-    proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const deadline = Date.now() + (opts.deadlineMs ?? 10_000);
-    while (!(await accepting(port))) {
-      if (failed) {
-        throw new Error(
-          `cannot run mosquitto (${failed.message}): install it with scripts/system-deps.sh, or set MOSQUITTO`,
-        );
-      }
-      if (proc.exitCode !== null || Date.now() > deadline) {
-        proc.kill('SIGKILL');
-        throw new Error(
-          `mosquitto did not start on port ${port}: ${stderr || `exit ${proc.exitCode}`}`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    child = proc;
+    child = await spawnServer({
+      name: 'mosquitto',
+      env: 'MOSQUITTO',
+      command: mosquittoBinary(),
+      args: ['-c', conf],
+      port,
+      ...(opts.deadlineMs ? { deadlineMs: opts.deadlineMs } : {}),
+    });
   };
   const kill = async () => {
     const proc = child;
     child = undefined;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = once(proc, 'exit');
-    proc.kill('SIGKILL');
-    await exited;
+    await killServer(proc);
   };
   await launch();
   return {
