@@ -1,0 +1,88 @@
+import { once } from 'node:events';
+import Fastify from 'fastify';
+import { WebSocketServer } from 'ws';
+import { describe, expect, it } from 'vitest';
+import { generatorBound } from '../../bench/cpu.ts';
+import { LeanSocket } from '../../bench/ws-client.ts';
+import { hasWrk, startWrk, wrkScript } from '../../bench/wrk.ts';
+
+// The benchmark instrument (bench/): the generator-bound rule, wrk's Lua script, the lean client.
+describe('the benchmark instrument', () => {
+  it('calls a baseline generator-bound only when the generator, not the server, is saturated', () => {
+    expect(generatorBound({ server: 0.6, generator: 0.99 })).toBe(true);
+    expect(generatorBound({ server: 0.97, generator: 0.97 })).toBe(false);
+    expect(generatorBound({ server: 0.5, generator: 0.4 })).toBe(false);
+    expect(generatorBound({ server: 0.6 })).toBe(false);
+  });
+
+  it('escapes every byte of the body and headers in the Lua script', () => {
+    const script = wrkScript({
+      url: 'http://x/',
+      body: '{"a":"]]\\"\n"}',
+      headers: { authorization: 'Bearer a"b' },
+      seconds: 1,
+      connections: 1,
+    });
+    expect(script).toContain('wrk.method = "\\80\\79\\83\\84"');
+    expect(script).not.toMatch(/"a"|Bearer/);
+    expect(script).toContain('done = function(summary, latency, requests)');
+  });
+
+  it.runIf(hasWrk())('drives a POST with wrk and reads its figures', async () => {
+    const app = Fastify();
+    let seen: unknown;
+    app.post('/p', async (req) => {
+      seen = { body: req.body, auth: req.headers.authorization };
+      return { ok: true };
+    });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const run = startWrk(
+        {
+          url: `${url}/p`,
+          body: '{"n":1}',
+          headers: { authorization: 'Bearer t' },
+          seconds: 1,
+          connections: 2,
+        },
+        undefined,
+      );
+      const figures = await run.result;
+      expect(figures.rps).toBeGreaterThan(0);
+      expect(figures.p99).toBeGreaterThanOrEqual(figures.p50);
+      expect(figures.errors).toBe(0);
+      expect(seen).toEqual({ body: { n: 1 }, auth: 'Bearer t' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('LeanSocket exchanges text frames with a ws server, split or joined', async () => {
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await once(server, 'listening');
+    server.on('connection', (ws) =>
+      ws.on('message', (data) => {
+        const text = (data as Buffer).toString();
+        // Two frames back to back, the second longer than 65,535 bytes (a 64-bit length).
+        ws.send(text);
+        ws.send('x'.repeat(70_000));
+      }),
+    );
+    const { port } = server.address() as { port: number };
+    const ws = await LeanSocket.open(`ws://127.0.0.1:${port}/`);
+    ws.wantPayload = true;
+    const got: string[] = [];
+    const done = new Promise<void>((resolve) => {
+      ws.onFrame = (_at, payload) => {
+        got.push(String(payload));
+        if (got.length === 2) resolve();
+      };
+    });
+    ws.send(LeanSocket.frame('{"hello":"wörld"}'));
+    await done;
+    expect(got[0]).toBe('{"hello":"wörld"}');
+    expect(got[1]).toHaveLength(70_000);
+    ws.close();
+    server.close();
+  });
+});
