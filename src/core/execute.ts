@@ -5,9 +5,8 @@ import { buildResponse, parseRequestMessage, requestIdOf } from './messages.ts';
 import type { Request } from './messages.ts';
 import type { ResponseMessage } from './messages.ts';
 import type { Registry } from './registry.ts';
-import { newRunId, runScope } from './runs.ts';
-import type { Caller, RunKind, RunObservers, RunScope, Trigger } from './runs.ts';
-import { redactForRecord } from './redact.ts';
+import { RunRecord, runScope } from './runs.ts';
+import type { Caller, RunObservers, Trigger } from './runs.ts';
 import type { Services } from './services.ts';
 import { validateArgs } from './validate.ts';
 
@@ -125,8 +124,8 @@ export function createExecute(deps: {
   // Not an async function: a synchronous action (echo, variable.get...) is answered without the
   // suspensions of `await` (they showed in /execute's profile).
   const now: Execute['now'] = (raw, opts) => {
-    const record = runs?.enabled ? new RunRecorder(runs, opts) : undefined;
-    const started = record || log.isLevelEnabled('debug') ? performance.now() : -1;
+    const record = runs?.enabled ? recordOf(runs, opts) : undefined;
+    const started = record ? record.started : log.isLevelEnabled('debug') ? performance.now() : -1;
     let id = requestIdOf(raw);
     let actionName: string | undefined;
     let output: unknown;
@@ -134,7 +133,10 @@ export function createExecute(deps: {
       const request = parseRequest(raw);
       id = request.id;
       actionName = request.action;
-      if (record) record.request(request.action, request.args);
+      if (record) {
+        record.name = request.action;
+        if (request.args) record.args = request.args;
+      }
       if (request.target !== undefined && request.target !== deviceId) {
         if (!deps.remote)
           throw new PipitError(
@@ -145,10 +147,7 @@ export function createExecute(deps: {
           .remote(request, opts)
           .catch((err: unknown) => failed(id, opts.target, actionName, err));
         if (!record) return routed;
-        return routed.then((result) => {
-          record.finish(started, result);
-          return result;
-        });
+        return routed.then((result) => finish(record, result));
       }
       const resolved = registry.resolve(request.action);
       const args = request.args ?? {};
@@ -170,9 +169,10 @@ export function createExecute(deps: {
           );
         }
         const run = () => resolved.procedure.run(args, { signal, depth });
-        output = runGuarded(record ? () => runScope.run(record.scope('procedure'), run) : run);
+        if (record) record.kind = 'procedure';
+        output = runGuarded(record ? () => runScope.run(record.scope(), run) : run);
       } else {
-        if (record) record.params(resolved.action.params);
+        if (record) record.params = resolved.action.params;
         const valid = validateArgs(resolved.name, resolved.action, args);
         const ctx = new RunContext(
           resolved.plugin.state,
@@ -180,27 +180,24 @@ export function createExecute(deps: {
           signal,
           log,
           resolved.name,
-          opts.caller ?? runScope.getStore()?.caller,
+          record ? record.caller : (opts.caller ?? runScope.getStore()?.caller),
         );
         output = runGuarded(() => resolved.action.run(valid, ctx));
       }
     } catch (err) {
       const result = failed(id, opts.target, actionName, err);
-      record?.finish(started, result);
-      return result;
+      return record ? finish(record, result) : result;
     }
     const succeeded = (value: unknown): ExecuteResult => {
       if (started >= 0)
         log.debug({ action: actionName, ms: performance.now() - started }, 'executed');
       const result = respond(id, opts.target, value);
-      record?.finish(started, result, value);
-      return result;
+      return record ? finish(record, result, value) : result;
     };
     return output instanceof Promise
       ? output.then(succeeded, (err: unknown) => {
           const result = failed(id, opts.target, actionName, err);
-          record?.finish(started, result);
-          return result;
+          return record ? finish(record, result) : result;
         })
       : succeeded(output);
   };
@@ -212,72 +209,20 @@ export function createExecute(deps: {
   return execute;
 }
 
-/**
- * The history record of one `execute()` call, filled in as the call is understood: its parent is
- * the run in scope (a procedure's, hook's or cron's) when there is one.
- */
-class RunRecorder {
-  readonly #runs: RunObservers;
-  readonly #opts: ExecuteOptions;
-  readonly #parent: RunScope | undefined;
-  readonly #id: string;
-  readonly #startedAt = Date.now();
-  #kind: RunKind = 'action';
-  #name = '(invalid request)';
-  #args: Record<string, unknown> = {};
-  #params: Parameters<typeof redactForRecord>[1];
+function recordOf(runs: RunObservers, opts: ExecuteOptions): RunRecord {
+  return new RunRecord(runs, {
+    transport: opts.target,
+    caller: opts.caller,
+    trigger: opts.trigger,
+    replay_of: opts.replayOf,
+    id: opts.runId,
+  });
+}
 
-  constructor(runs: RunObservers, opts: ExecuteOptions) {
-    this.#runs = runs;
-    this.#opts = opts;
-    this.#parent = runScope.getStore();
-    this.#id = opts.runId ?? newRunId();
-  }
-
-  request(action: string, args: Record<string, unknown> | undefined): void {
-    this.#name = action;
-    if (args) this.#args = args;
-  }
-
-  params(params: Parameters<typeof redactForRecord>[1]): void {
-    this.#params = params;
-  }
-
-  /** The scope a procedure's steps run in. */
-  scope(kind: RunKind): RunScope {
-    this.#kind = kind;
-    return {
-      id: this.#id,
-      rootId: this.#parent?.rootId ?? this.#id,
-      transport: this.#opts.target,
-      caller: this.#opts.caller ?? this.#parent?.caller,
-      trigger: this.#opts.trigger ?? this.#parent?.trigger,
-    };
-  }
-
-  finish(started: number, result: ExecuteResult, output?: unknown): void {
-    const opts = this.#opts;
-    const parent = this.#parent;
-    const error = result.error;
-    this.#runs.emit({
-      id: this.#id,
-      parent_id: parent?.id ?? null,
-      root_id: parent?.rootId ?? this.#id,
-      kind: this.#kind,
-      name: this.#name,
-      transport: opts.target,
-      caller: opts.caller ?? parent?.caller ?? null,
-      trigger: opts.trigger ?? parent?.trigger ?? null,
-      args: redactForRecord(this.#args, this.#params),
-      started_at: this.#startedAt,
-      duration_ms: performance.now() - started,
-      outcome: error ? 'failed' : 'ok',
-      error_code: error ? error.code : null,
-      errors: result.message.response.errors,
-      output: error ? undefined : output,
-      replay_of: opts.replayOf ?? null,
-    });
-  }
+function finish(record: RunRecord, result: ExecuteResult, output?: unknown): ExecuteResult {
+  const { error } = result;
+  record.finish(error ? error.code : null, result.message.response.errors, output);
+  return result;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ParamShape } from './action.ts';
 
 /** Who asked for a run: the authenticated user and how (never the token itself). */
 export interface Caller {
@@ -36,7 +37,6 @@ export type RunKind = 'action' | 'procedure' | 'hook' | 'cron';
 export interface RunScope {
   id: string;
   rootId: string;
-  transport: string;
   caller?: Caller | undefined;
   trigger?: Trigger | undefined;
   /** The last step that failed inside this run (set by `execute()`), for RunFailedEvent. */
@@ -50,8 +50,9 @@ export interface FailedStep {
 }
 
 /**
- * One finished run, as observers (the run history, metrics, RunFailedEvent) receive it. `args`
- * are already redacted; `output` is the action's value as is (the history truncates it).
+ * One finished run, as observers (the run history, metrics, RunFailedEvent) receive it. `args` and
+ * `output` are as given: the history masks secrets (with `params`) and cuts them when it writes,
+ * off the request's path.
  */
 export interface FinishedRun {
   id: string;
@@ -65,6 +66,8 @@ export interface FinishedRun {
   caller: Caller | null;
   trigger: Trigger | null;
   args: Record<string, unknown>;
+  /** The action's declared parameters, whose `secret()` marks say what to mask in `args`. */
+  params?: ParamShape | undefined;
   /** Epoch milliseconds. */
   started_at: number;
   duration_ms: number;
@@ -156,8 +159,11 @@ export class RunObservers {
     };
   }
 
+  /** Hands a finished run to the observers (and a failed hook or cron run to the failure ones). */
   emit(run: FinishedRun): void {
     this.#call(this.#observers, run);
+    if (run.outcome === 'failed' && (run.kind === 'hook' || run.kind === 'cron'))
+      this.#call(this.#failures, run);
   }
 
   #call(observers: RunObserver[], run: FinishedRun): void {
@@ -178,73 +184,106 @@ export class RunObservers {
    * await runs.track({ kind: 'cron', name: 'Nightly', transport: 'cron', trigger: { cron: 'Nightly' } }, () => job.run());
    */
   async track<T>(
-    run: {
-      kind: RunKind;
-      name: string;
-      transport: string;
-      args?: Record<string, unknown>;
-      caller?: Caller;
-      trigger?: Trigger;
-      replay_of?: string;
-      /** The id to record the run under (default: a new one). */
-      id?: string;
-      /** Reports the outcome of a value that resolved (a hook's steps that failed but did not throw). */
-      failure?: (value: T) => { code: string; errors: string[] } | undefined;
-    },
+    run: RunStart & { kind: RunKind; name: string; args?: Record<string, unknown> },
     fn: () => Promise<T>,
   ): Promise<T> {
-    const parent = runScope.getStore();
-    const id = run.id ?? newRunId();
-    const scope: RunScope = {
-      id,
-      rootId: parent?.rootId ?? id,
-      transport: run.transport,
-      caller: run.caller ?? parent?.caller,
-      trigger: run.trigger ?? parent?.trigger,
-    };
-    const startedAt = Date.now();
-    const started = performance.now();
-    const finish = (
-      outcome: 'ok' | 'failed',
-      output: unknown,
-      code: string | null,
-      errors: string[],
-    ) => {
-      const finished: FinishedRun = {
-        id,
-        parent_id: parent?.id ?? null,
-        root_id: scope.rootId,
-        kind: run.kind,
-        name: run.name,
-        transport: run.transport,
-        caller: scope.caller ?? null,
-        trigger: scope.trigger ?? null,
-        args: run.args ?? {},
-        started_at: startedAt,
-        duration_ms: performance.now() - started,
-        outcome,
-        error_code: code,
-        errors,
-        output,
-        replay_of: run.replay_of ?? null,
-        ...(scope.failedStep ? { failed_step: scope.failedStep } : {}),
-      };
-      this.#call(this.#observers, finished);
-      if (outcome === 'failed') this.#call(this.#failures, finished);
-    };
+    const record = new RunRecord(this, run);
+    record.kind = run.kind;
+    record.name = run.name;
+    if (run.args) record.args = run.args;
     try {
-      const value = await runScope.run(scope, fn);
-      const failure = run.failure?.(value);
-      if (failure) finish('failed', value, failure.code, failure.errors);
-      else finish('ok', value, null, []);
+      const value = await runScope.run(record.scope(), fn);
+      record.finish(null, [], value);
       return value;
     } catch (err) {
       const code =
         err && typeof err === 'object' && 'code' in err && typeof err.code === 'string'
           ? err.code
           : 'ACTION_FAILED';
-      finish('failed', undefined, code, [err instanceof Error ? err.message : String(err)]);
+      record.finish(code, [err instanceof Error ? err.message : String(err)]);
       throw err;
     }
+  }
+}
+
+/** Who and what starts a run: its transport, and what it does not inherit from the run around it. */
+export interface RunStart {
+  transport: string;
+  caller?: Caller | undefined;
+  trigger?: Trigger | undefined;
+  replay_of?: string | undefined;
+  /** The id to record the run under (default: a new one), for a caller that must point at it. */
+  id?: string | undefined;
+}
+
+/**
+ * One run being recorded, by `execute()` or {@link RunObservers.track}: its parent is the run in
+ * {@link runScope} when it starts, its caller and trigger are inherited from that parent unless
+ * given, and `finish()` reports it once.
+ *
+ * @example
+ * const record = new RunRecord(runs, { transport: 'http', caller });
+ * record.name = 'utils.echo';
+ * record.finish(null, [], { text: 'hi' });
+ */
+export class RunRecord {
+  readonly id: string;
+  /** `performance.now()` at the start, for the duration. */
+  readonly started = performance.now();
+  kind: RunKind = 'action';
+  name = '(invalid request)';
+  args: Record<string, unknown> = {};
+  params: ParamShape | undefined;
+  readonly #startedAt = Date.now();
+  readonly #observers: RunObservers;
+  readonly #start: RunStart;
+  readonly #parent: RunScope | undefined;
+  #scope: RunScope | undefined;
+
+  constructor(observers: RunObservers, start: RunStart) {
+    this.#observers = observers;
+    this.#start = start;
+    this.#parent = runScope.getStore();
+    this.id = start.id ?? newRunId();
+  }
+
+  get caller(): Caller | undefined {
+    return this.#start.caller ?? this.#parent?.caller;
+  }
+
+  /** The scope this run's steps run in (made once). */
+  scope(): RunScope {
+    return (this.#scope ??= {
+      id: this.id,
+      rootId: this.#parent?.rootId ?? this.id,
+      caller: this.caller,
+      trigger: this.#start.trigger ?? this.#parent?.trigger,
+    });
+  }
+
+  /** Reports the run: failed when `errorCode` is set, else ok with `output`. */
+  finish(errorCode: string | null, errors: string[], output?: unknown): void {
+    const parent = this.#parent;
+    const failedStep = this.#scope?.failedStep;
+    this.#observers.emit({
+      id: this.id,
+      parent_id: parent?.id ?? null,
+      root_id: parent?.rootId ?? this.id,
+      kind: this.kind,
+      name: this.name,
+      transport: this.#start.transport,
+      caller: this.caller ?? null,
+      trigger: this.#start.trigger ?? parent?.trigger ?? null,
+      args: this.args,
+      params: this.params,
+      started_at: this.#startedAt,
+      duration_ms: performance.now() - this.started,
+      outcome: errorCode ? 'failed' : 'ok',
+      error_code: errorCode,
+      errors,
+      output: errorCode ? undefined : output,
+      replay_of: this.#start.replay_of ?? null,
+      ...(failedStep ? { failed_step: failedStep } : {}),
+    });
   }
 }

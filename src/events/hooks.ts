@@ -1,7 +1,6 @@
 import { PipitError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { BLOCKED_WARN_MS } from '../core/loop-monitor.ts';
-import { redactForRecord } from '../core/redact.ts';
 import type { Caller, RunObservers } from '../core/runs.ts';
 import { CoreKinds } from './kinds.ts';
 import type { PipitEvent } from './event.ts';
@@ -116,7 +115,7 @@ export class Hooks {
               kind: 'hook',
               name: hook.name,
               transport: event.args.type === CoreKinds.WebhookEvent ? 'webhook' : 'hook',
-              args: redactForRecord(event.args),
+              args: event.args,
               trigger: { hook: hook.name, event_id: event.id, event_type: event.args.type },
               ...(origin.caller ? { caller: origin.caller } : {}),
               ...(origin.replayOf ? { replay_of: origin.replayOf } : {}),

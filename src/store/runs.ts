@@ -1,5 +1,5 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { redactKeys } from '../core/redact.ts';
+import { redactForRecord, redactKeys } from '../core/redact.ts';
 import { runIdAt } from '../core/runs.ts';
 import type { FinishedRun } from '../core/runs.ts';
 
@@ -131,7 +131,7 @@ export class Runs {
     this.db.exec('BEGIN IMMEDIATE');
     try {
       for (const run of runs) {
-        // Outputs are masked here, off the request's path: the arguments were masked before.
+        // Secrets are masked here, at the batched write, off the request's path.
         const output = outputText(redactKeys(run.output), maxOutputBytes);
         this.insertStmt.run(
           Number(run.id),
@@ -147,7 +147,7 @@ export class Runs {
           run.trigger?.cron ?? null,
           run.trigger?.event_id ?? null,
           run.trigger?.event_type ?? null,
-          jsonText(run.args, maxOutputBytes).text,
+          jsonText(redactForRecord(run.args, run.params), maxOutputBytes).text,
           run.started_at,
           Math.round(run.duration_ms * 1000) / 1000,
           run.outcome,

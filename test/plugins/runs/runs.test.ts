@@ -227,6 +227,31 @@ describe('run history', () => {
     expect(missing.errors[0]).toMatch(/no recorded run "12345"/);
   });
 
+  it('replays a hook on a copy of its event, and refuses when the hook is gone', async () => {
+    const event = await t.service.events.emit('CustomEvent', { subtype: 'door', who: 'cy' });
+    await t.service.events.idle();
+    const hookRun = (await list(t, { event_id: event.id })).find((r) => r.kind === 'hook')!;
+    const replayed = await call(t, 'runs.replay', { id: hookRun.id });
+    expect(replayed.errors).toEqual([]);
+    expect(replayed.output).toMatchObject({
+      kind: 'hook',
+      name: 'OnDoor',
+      outcome: 'ok',
+      replay_of: hookRun.id,
+      args: { subtype: 'door', who: 'cy' },
+    });
+    expect((replayed.output as RunTree).children.map((c) => c.name)).toEqual(['procedure.greet']);
+
+    const hooks = [...t.service.events.hooks.list()];
+    t.service.events.hooks.replaceAll(hooks.filter((h) => h.name !== 'OnDoor'));
+    try {
+      const refused = await call(t, 'runs.replay', { id: hookRun.id });
+      expect(refused.errors[0]).toMatch(/no hook named "OnDoor" any more/);
+    } finally {
+      t.service.events.hooks.replaceAll(hooks);
+    }
+  });
+
   it('filters by time and text, and pages with before', async () => {
     for (let i = 0; i < 5; i++) await call(t, 'utils.echo', { text: `page-${i}` });
     const page1 = await t.service.execute(
@@ -258,6 +283,8 @@ describe('run history limits', () => {
       const detail = await tree(t, run!.id);
       expect(detail.output_truncated).toBe(true);
       expect((detail.output as string).length).toBe(256);
+      const cut = await call(t, 'runs.replay', { id: run!.id });
+      expect(cut.errors[0]).toMatch(/arguments were longer than runs\.max_output_bytes/);
       for (let i = 0; i < 150; i++) await call(t, 'utils.echo', { text: `${i}` });
       await call(t, 'runs.list');
       expect(t.service.store.runs.count()).toBe(151);
