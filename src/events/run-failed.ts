@@ -17,7 +17,7 @@ export function runFailedEvents(events: Events, log: Logger): RunObserver {
     if (run.trigger?.event_type === CoreKinds.RunFailedEvent) return;
     events
       .emit(CoreKinds.RunFailedEvent, {
-        run_id: run.id,
+        run_id: String(run.id),
         kind: run.kind,
         name: run.name,
         error_code: run.error_code,

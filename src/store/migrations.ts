@@ -74,4 +74,48 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX runs_event ON runs(event_id) WHERE event_id IS NOT NULL;
     `,
   },
+  {
+    // A row per run cost SQLite ~2 µs per request, half the price of recording: runs are now
+    // written in batches, one row each (store/runs.ts), and the rows of version 2 move into them.
+    version: 3,
+    name: 'run history in batches',
+    sql: `
+      CREATE TABLE run_batches (
+        seq INTEGER PRIMARY KEY,
+        min_id INTEGER NOT NULL,
+        max_id INTEGER NOT NULL,
+        last_id INTEGER NOT NULL,
+        size INTEGER NOT NULL,
+        failed INTEGER NOT NULL,
+        runs TEXT NOT NULL
+      );
+      CREATE INDEX run_batches_max ON run_batches(max_id);
+      INSERT INTO run_batches (min_id, max_id, last_id, size, failed, runs)
+        SELECT min(id), max(id), max(id), count(*), sum(outcome = 'failed'),
+          '[' || group_concat(doc, ',') || ']'
+        FROM (
+          SELECT id, outcome, (row_number() OVER (ORDER BY id) - 1) / 256 AS batch,
+            json_object(
+              'id', id, 'parent_id', parent_id, 'root_id', root_id, 'kind', kind, 'name', name,
+              'transport', transport,
+              'caller', CASE WHEN caller_user IS NULL THEN NULL ELSE json_object(
+                'user', caller_user, 'via', caller_via, 'token_id', caller_token_id) END,
+              'trigger', CASE WHEN coalesce(hook, cron, event_id, event_type) IS NULL THEN NULL
+                ELSE json_object('hook', hook, 'cron', cron, 'event_id', event_id,
+                  'event_type', event_type) END,
+              'args', CASE WHEN json_valid(args) THEN json(args) ELSE args END,
+              'args_truncated', CASE WHEN json_valid(args) THEN NULL ELSE json('true') END,
+              'started_at', started_at, 'duration_ms', duration_ms, 'outcome', outcome,
+              'error_code', error_code,
+              'errors', CASE WHEN json_valid(errors) THEN json(errors) ELSE json_array(errors) END,
+              'output', CASE WHEN output IS NULL THEN NULL
+                WHEN output_truncated = 0 AND json_valid(output) THEN json(output) ELSE output END,
+              'output_truncated', CASE WHEN output_truncated = 1 THEN json('true') ELSE NULL END,
+              'replay_of', replay_of) AS doc
+          FROM runs
+        )
+        GROUP BY batch ORDER BY batch;
+      DROP TABLE runs;
+    `,
+  },
 ];

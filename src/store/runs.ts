@@ -1,35 +1,10 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { redactForRecord, redactKeys } from '../core/redact.ts';
 import { runIdAt } from '../core/runs.ts';
 import type { FinishedRun } from '../core/runs.ts';
+import { BatchWriter, decodeBatch, textMatches, toDetail, toStored } from './run-codec.ts';
+import type { RawRun, StoredRun, StoredRunDetail } from './run-codec.ts';
 
-/** One stored run as the `runs` plugin shows it (JSON columns parsed, times in ISO 8601). */
-export interface StoredRun {
-  id: string;
-  parent_id: string | null;
-  root_id: string;
-  kind: string;
-  name: string;
-  transport: string;
-  caller: { user: string; via: string; token?: string } | null;
-  trigger: { hook?: string; cron?: string; event_id?: string; event_type?: string } | null;
-  args: Record<string, unknown>;
-  started_at: string;
-  duration_ms: number;
-  outcome: 'ok' | 'failed';
-  error_code: string | null;
-  errors: string[];
-  replay_of: string | null;
-  /** How many runs ran as this one's steps. */
-  steps: number;
-}
-
-/** A stored run with its output (`runs.get`). */
-export interface StoredRunDetail extends StoredRun {
-  output: unknown;
-  /** The output was longer than the configured limit: `output` is the start of its JSON text. */
-  output_truncated: boolean;
-}
+export type { StoredRun, StoredRunDetail } from './run-codec.ts';
 
 /** What `runs.list` filters on; every field narrows the list. */
 export interface RunFilter {
@@ -44,7 +19,7 @@ export interface RunFilter {
   since?: number | undefined;
   /** Epoch ms, exclusive. */
   until?: number | undefined;
-  /** Substring of the name, arguments, errors or output. */
+  /** Substring of the name, arguments, errors or output (any case). */
   text?: string | undefined;
   /** Also list procedure, hook and cron steps (default: only what was asked for or triggered). */
   include_steps?: boolean | undefined;
@@ -53,40 +28,22 @@ export interface RunFilter {
   limit: number;
 }
 
-interface Row {
-  id: number;
-  parent_id: number | null;
-  root_id: number;
-  kind: string;
-  name: string;
-  transport: string;
-  caller_user: string | null;
-  caller_via: string | null;
-  token_name: string | null;
-  hook: string | null;
-  cron: string | null;
-  event_id: string | null;
-  event_type: string | null;
-  args: string;
-  started_at: number;
-  duration_ms: number;
-  outcome: 'ok' | 'failed';
-  error_code: string | null;
-  errors: string;
-  replay_of: number | null;
-  steps: number;
-  output?: string | null;
-  output_truncated?: number;
+interface BatchRow {
+  seq: number;
+  last_id: number;
+  runs: string;
 }
 
-const COLUMNS = `r.id, r.parent_id, r.root_id, r.kind, r.name, r.transport, r.caller_user, r.caller_via,
-  t.name AS token_name, r.hook, r.cron, r.event_id, r.event_type, r.args, r.started_at, r.duration_ms,
-  r.outcome, r.error_code, r.errors, r.replay_of,
-  (SELECT count(*) FROM runs c WHERE c.parent_id = r.id) AS steps`;
-const FROM = 'FROM runs r LEFT JOIN api_tokens t ON t.id = r.caller_token_id';
+/** Parsed batches kept between calls (the Runs page polls the newest ones). */
+const CACHED_BATCHES = 16;
 
 /**
- * The run history table: written in batches by the `runs` plugin, read by `runs.list`/`runs.get`.
+ * The run history: finished runs written in batches, one row per batch (see `RunHistory`), each
+ * row a JSON array of {@link RawRun}. One insert per batch instead of one per run is what keeps
+ * recording off the hot path: a row costs SQLite ~2 µs whatever its size, as much again as a whole
+ * `/execute` costs in JSON work. Reads parse the few batches they need; every batch notes its
+ * lowest and highest run id, how many failed, and `last_id`, an id at least as high as any run it
+ * holds and never lower than an earlier batch's, so that a newest-first scan knows when to stop.
  *
  * @example
  * const runs = new Runs(db);
@@ -95,8 +52,11 @@ const FROM = 'FROM runs r LEFT JOIN api_tokens t ON t.id = r.caller_token_id';
  */
 export class Runs {
   private readonly db: DatabaseSync;
-  private readonly insertStmt: StatementSync;
   private readonly synchronous: number;
+  private readonly insertStmt: StatementSync;
+  private readonly tokenStmt: StatementSync;
+  private lastId: number;
+  private readonly parsed = new Map<number, RawRun[]>();
 
   constructor(db: DatabaseSync) {
     this.db = db;
@@ -104,141 +64,266 @@ export class Runs {
       db.prepare('PRAGMA synchronous').get() as { synchronous: number }
     ).synchronous;
     this.insertStmt = db.prepare(
-      `INSERT OR IGNORE INTO runs (id, parent_id, root_id, kind, name, transport, caller_user,
-        caller_via, caller_token_id, hook, cron, event_id, event_type, args, started_at, duration_ms,
-        outcome, error_code, errors, output, output_truncated, replay_of)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      'INSERT INTO run_batches (min_id, max_id, last_id, size, failed, runs) VALUES (?, ?, ?, ?, ?, ?)',
     );
+    this.tokenStmt = db.prepare('SELECT name FROM api_tokens WHERE id = ?');
+    this.lastId = (
+      db.prepare('SELECT coalesce(max(last_id), 0) AS id FROM run_batches').get() as { id: number }
+    ).id;
   }
 
   /**
-   * Writes finished runs in one transaction; outputs longer than `maxOutputBytes` are cut. The
-   * history's commits are not fsynced one by one (`synchronous = NORMAL` in WAL: the checkpoint is),
-   * which halves what recording costs a request: a power cut may lose the last runs written, never
-   * corrupt the file, and every other write keeps the connection's full durability.
+   * Writes finished runs as one batch; arguments and outputs longer than `maxOutputBytes` are
+   * cut. The history's commits are not fsynced one by one (`synchronous = NORMAL` in WAL: the
+   * checkpoint is): a power cut may lose the last runs written, never corrupt the file, and every
+   * other write keeps the connection's full durability.
    */
   insert(runs: readonly FinishedRun[], maxOutputBytes: number): void {
     if (!runs.length) return;
+    let min = Infinity;
+    let max = 0;
+    let failed = 0;
+    for (const run of runs) {
+      if (run.id < min) min = run.id;
+      if (run.id > max) max = run.id;
+      if (run.outcome === 'failed') failed++;
+    }
+    const batch = new BatchWriter(min, maxOutputBytes);
+    for (const run of runs) batch.add(run);
+    this.lastId = Math.max(this.lastId, max, runIdAt(Date.now()));
     this.db.exec('PRAGMA synchronous = NORMAL');
     try {
-      this.insertAll(runs, maxOutputBytes);
+      this.insertStmt.run(min, max, this.lastId, runs.length, failed, batch.text());
     } finally {
       this.db.exec(`PRAGMA synchronous = ${this.synchronous}`);
     }
   }
 
-  private insertAll(runs: readonly FinishedRun[], maxOutputBytes: number): void {
+  /** Newest first (by start time). */
+  list(filter: RunFilter): StoredRun[] {
+    const where: string[] = [];
+    const params: SQLInputValue[] = [];
+    const sinceId = filter.since === undefined ? -Infinity : runIdAt(filter.since);
+    const untilId = filter.until === undefined ? Infinity : runIdAt(filter.until);
+    const beforeId = filter.before === undefined ? Infinity : idNumber(filter.before);
+    const below = Math.min(untilId, beforeId);
+    if (below !== Infinity) {
+      where.push('min_id < ?');
+      params.push(below);
+    }
+    if (sinceId !== -Infinity) {
+      where.push('max_id >= ?');
+      params.push(sinceId);
+    }
+    if (filter.outcome === 'failed') where.push('failed > 0');
+    else if (filter.outcome === 'ok') where.push('failed < size');
+    // Batches that cannot hold a match are skipped by SQLite, unparsed: a batch's JSON text holds
+    // each of these as JSON.stringify writes it.
+    for (const value of [filter.action, filter.hook, filter.cron, filter.event_id]) {
+      if (value === undefined) continue;
+      where.push('instr(runs, ?) > 0');
+      params.push(JSON.stringify(value));
+    }
+    const needle = filter.text?.toLowerCase();
+    if (filter.text !== undefined && JSON.stringify(filter.text) === `"${filter.text}"`) {
+      // Only text that JSON writes as it is can be looked for in the JSON (LIKE ignores ASCII case).
+      where.push("runs LIKE ? ESCAPE '\\'");
+      params.push(`%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT seq, last_id, runs FROM run_batches ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC`,
+      )
+      .iterate(...params) as Iterator<BatchRow>;
+
+    const found: { raw: RawRun; seq: number }[] = [];
+    let cutoff = -Infinity; // the lowest id still in the newest `limit` found
+    for (let next = rows.next(); !next.done; next = rows.next()) {
+      const row = next.value;
+      // Every run in this batch and the older ones started at or before last_id.
+      if (row.last_id < sinceId || row.last_id < cutoff) {
+        rows.return?.();
+        break;
+      }
+      for (const raw of this.batch(row)) {
+        if (raw.id < sinceId || raw.id >= below || raw.id <= cutoff) continue;
+        if (!filter.include_steps && raw.parent_id != null) continue;
+        if (filter.action !== undefined && raw.name !== filter.action) continue;
+        if (filter.outcome !== undefined && raw.outcome !== filter.outcome) continue;
+        if (filter.origin !== undefined && raw.transport !== filter.origin) continue;
+        if (filter.hook !== undefined && raw.trigger?.hook !== filter.hook) continue;
+        if (filter.cron !== undefined && raw.trigger?.cron !== filter.cron) continue;
+        if (filter.event_id !== undefined && raw.trigger?.event_id !== filter.event_id) continue;
+        if (needle !== undefined && !textMatches(raw, needle)) continue;
+        found.push({ raw, seq: row.seq });
+      }
+      if (found.length >= filter.limit) {
+        found.sort((a, b) => b.raw.id - a.raw.id);
+        found.length = filter.limit;
+        cutoff = found.at(-1)!.raw.id;
+      }
+    }
+    found.sort((a, b) => b.raw.id - a.raw.id);
+    const tokens = this.tokenNames();
+    return found
+      .slice(0, filter.limit)
+      .map(({ raw, seq }) => toStored(raw, this.stepsOf(raw, seq), tokens));
+  }
+
+  /** One run with its output, or undefined. */
+  get(id: string): StoredRunDetail | undefined {
+    const found = this.find(id);
+    return found && toDetail(found.raw, this.stepsOf(found.raw, found.seq), this.tokenNames());
+  }
+
+  /** The steps of a run, in the order they started. */
+  children(id: string): StoredRunDetail[] {
+    const found = this.find(id);
+    if (!found) return [];
+    const tokens = this.tokenNames();
+    return this.childrenOf(found.raw, found.seq)
+      .sort((a, b) => a.raw.id - b.raw.id)
+      .map(({ raw, seq }) => toDetail(raw, this.stepsOf(raw, seq), tokens));
+  }
+
+  /**
+   * Deletes runs older than `maxAgeMs` and all but the newest `maxCount`; returns how many went.
+   * Whole batches go where they can; the batch on the boundary is written again without them.
+   */
+  prune(opts: { maxCount: number; maxAgeMs: number; now?: number }): number {
+    const cutoff = runIdAt((opts.now ?? Date.now()) - opts.maxAgeMs);
+    this.parsed.clear();
+    let deleted = 0;
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      for (const run of runs) {
-        // Secrets are masked here, at the batched write, off the request's path.
-        const output = outputText(redactKeys(run.output), maxOutputBytes);
-        this.insertStmt.run(
-          Number(run.id),
-          run.parent_id === null ? null : Number(run.parent_id),
-          Number(run.root_id),
-          run.kind,
-          run.name,
-          run.transport,
-          run.caller?.user ?? null,
-          run.caller?.via ?? null,
-          run.caller?.token_id ?? null,
-          run.trigger?.hook ?? null,
-          run.trigger?.cron ?? null,
-          run.trigger?.event_id ?? null,
-          run.trigger?.event_type ?? null,
-          jsonText(redactForRecord(run.args, run.params), maxOutputBytes).text,
-          run.started_at,
-          Math.round(run.duration_ms * 1000) / 1000,
-          run.outcome,
-          run.error_code,
-          run.errors.length ? JSON.stringify(run.errors) : '[]',
-          output.text,
-          output.truncated ? 1 : 0,
-          run.replay_of === null ? null : Number(run.replay_of),
-        );
+      const old = this.db
+        .prepare('SELECT seq, last_id, size, max_id, runs FROM run_batches WHERE min_id < ?')
+        .all(cutoff) as unknown as (BatchRow & { size: number; max_id: number })[];
+      for (const row of old) {
+        if (row.max_id < cutoff) {
+          this.db.prepare('DELETE FROM run_batches WHERE seq = ?').run(row.seq);
+          deleted += row.size;
+        } else {
+          const kept = decodeBatch(row.runs).filter((r) => r.id >= cutoff);
+          deleted += row.size - kept.length;
+          this.rewrite(row.seq, kept);
+        }
+      }
+      let excess = this.count() - opts.maxCount;
+      const oldest = this.db.prepare(
+        'SELECT seq, last_id, size, runs FROM run_batches ORDER BY seq LIMIT 1',
+      );
+      while (excess > 0) {
+        const row = oldest.get() as (BatchRow & { size: number }) | undefined;
+        if (!row) break;
+        if (row.size <= excess) {
+          this.db.prepare('DELETE FROM run_batches WHERE seq = ?').run(row.seq);
+          excess -= row.size;
+          deleted += row.size;
+        } else {
+          const kept = decodeBatch(row.runs)
+            .sort((a, b) => a.id - b.id)
+            .slice(excess);
+          deleted += excess;
+          excess = 0;
+          this.rewrite(row.seq, kept);
+        }
       }
       this.db.exec('COMMIT');
     } catch (err) {
       this.db.exec('ROLLBACK');
       throw err;
     }
-  }
-
-  /** Newest first. */
-  list(filter: RunFilter): StoredRun[] {
-    const where: string[] = [];
-    const params: SQLInputValue[] = [];
-    const add = (clause: string, ...values: SQLInputValue[]) => {
-      where.push(clause);
-      params.push(...values);
-    };
-    if (!filter.include_steps) where.push('r.parent_id IS NULL');
-    if (filter.action !== undefined) add('r.name = ?', filter.action);
-    if (filter.outcome !== undefined) add('r.outcome = ?', filter.outcome);
-    if (filter.origin !== undefined) add('r.transport = ?', filter.origin);
-    if (filter.hook !== undefined) add('r.hook = ?', filter.hook);
-    if (filter.cron !== undefined) add('r.cron = ?', filter.cron);
-    if (filter.event_id !== undefined) add('r.event_id = ?', filter.event_id);
-    // Ids are start times (core/runs.ts): time filters are id ranges on the primary key.
-    if (filter.since !== undefined) add('r.id >= ?', runIdAt(filter.since));
-    if (filter.until !== undefined) add('r.id < ?', runIdAt(filter.until));
-    if (filter.before !== undefined) add('r.id < ?', idNumber(filter.before));
-    if (filter.text !== undefined) {
-      const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      add(
-        "(r.name LIKE ? ESCAPE '\\' OR r.args LIKE ? ESCAPE '\\' OR r.errors LIKE ? ESCAPE '\\' OR r.output LIKE ? ESCAPE '\\')",
-        like,
-        like,
-        like,
-        like,
-      );
-    }
-    const sql = `SELECT ${COLUMNS} ${FROM} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY r.id DESC LIMIT ?`;
-    const rows = this.db.prepare(sql).all(...params, filter.limit) as unknown as Row[];
-    return rows.map(toStored);
-  }
-
-  /** One run with its output, or undefined. */
-  get(id: string): StoredRunDetail | undefined {
-    if (!RUN_ID.test(id)) return undefined;
-    const row = this.db
-      .prepare(`SELECT ${COLUMNS}, r.output, r.output_truncated ${FROM} WHERE r.id = ?`)
-      .get(idNumber(id)) as Row | undefined;
-    return row ? toDetail(row) : undefined;
-  }
-
-  /** The steps of a run, in the order they started. */
-  children(id: string): StoredRunDetail[] {
-    const rows = this.db
-      .prepare(
-        `SELECT ${COLUMNS}, r.output, r.output_truncated ${FROM} WHERE r.parent_id = ? ORDER BY r.id`,
-      )
-      .all(idNumber(id)) as unknown as Row[];
-    return rows.map(toDetail);
-  }
-
-  /**
-   * Deletes runs older than `maxAgeMs` and all but the newest `maxCount`; returns how many went.
-   * Ids follow start times and a step starts after its run, so the oldest go first, runs before
-   * their steps.
-   */
-  prune(opts: { maxCount: number; maxAgeMs: number; now?: number }): number {
-    const cutoff = runIdAt((opts.now ?? Date.now()) - opts.maxAgeMs);
-    let deleted = Number(this.db.prepare('DELETE FROM runs WHERE id < ?').run(cutoff).changes);
-    const oldestKept = this.db
-      .prepare('SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?')
-      .get(opts.maxCount - 1) as { id: number } | undefined;
-    if (oldestKept)
-      deleted += Number(
-        this.db.prepare('DELETE FROM runs WHERE id < ?').run(oldestKept.id).changes,
-      );
     return deleted;
   }
 
+  /** How many runs are kept. */
   count(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n;
+    return (
+      this.db.prepare('SELECT coalesce(sum(size), 0) AS n FROM run_batches').get() as { n: number }
+    ).n;
+  }
+
+  private rewrite(seq: number, runs: RawRun[]): void {
+    if (!runs.length) {
+      this.db.prepare('DELETE FROM run_batches WHERE seq = ?').run(seq);
+      return;
+    }
+    const ids = runs.map((r) => r.id);
+    this.db
+      .prepare(
+        'UPDATE run_batches SET min_id = ?, max_id = ?, size = ?, failed = ?, runs = ? WHERE seq = ?',
+      )
+      .run(
+        Math.min(...ids),
+        Math.max(...ids),
+        runs.length,
+        runs.filter((r) => r.outcome === 'failed').length,
+        JSON.stringify(runs),
+        seq,
+      );
+  }
+
+  /** The batch's runs, parsed (the newest few are kept parsed: batches change only when pruned). */
+  private batch(row: { seq: number; runs: string }): RawRun[] {
+    let runs = this.parsed.get(row.seq);
+    if (!runs) {
+      runs = decodeBatch(row.runs);
+      if (this.parsed.size >= CACHED_BATCHES) {
+        const oldest = Math.min(...this.parsed.keys());
+        if (oldest > row.seq) return runs;
+        this.parsed.delete(oldest);
+      }
+      this.parsed.set(row.seq, runs);
+    }
+    return runs;
+  }
+
+  private find(id: string): { raw: RawRun; seq: number } | undefined {
+    const n = idNumber(id);
+    if (n < 0) return undefined;
+    const rows = this.db
+      .prepare(
+        'SELECT seq, last_id, runs FROM run_batches WHERE max_id >= ? AND min_id <= ? ORDER BY seq DESC',
+      )
+      .all(n, n) as unknown as BatchRow[];
+    for (const row of rows) {
+      const raw = this.batch(row).find((r) => r.id === n);
+      if (raw) return { raw, seq: row.seq };
+    }
+    return undefined;
+  }
+
+  /**
+   * A run's steps: they start after it and end before it, so they are in its own batch or in
+   * the batches written while it ran (whose last_id is at least its id).
+   */
+  private childrenOf(parent: RawRun, seq: number): { raw: RawRun; seq: number }[] {
+    const rows = this.db
+      .prepare(
+        'SELECT seq, last_id, runs FROM run_batches WHERE seq <= ? AND last_id >= ? AND max_id > ? ORDER BY seq DESC',
+      )
+      .all(seq, parent.id, parent.id) as unknown as BatchRow[];
+    const out: { raw: RawRun; seq: number }[] = [];
+    for (const row of rows)
+      for (const raw of this.batch(row))
+        if (raw.parent_id === parent.id) out.push({ raw, seq: row.seq });
+    return out;
+  }
+
+  /** Only procedures, hooks and crons have steps (an action's inner calls are not scoped to it). */
+  private stepsOf(raw: RawRun, seq: number): number {
+    return raw.kind === 'action' ? 0 : this.childrenOf(raw, seq).length;
+  }
+
+  /** Token names by id, looked up once per read (the name shown is the token's current one). */
+  private tokenNames(): (id: string) => string | undefined {
+    const names = new Map<string, string | undefined>();
+    return (id) => {
+      if (!names.has(id))
+        names.set(id, (this.tokenStmt.get(id) as { name: string } | undefined)?.name);
+      return names.get(id);
+    };
   }
 }
 
@@ -247,73 +332,4 @@ export const RUN_ID = /^\d{1,16}$/;
 
 function idNumber(id: string): number {
   return RUN_ID.test(id) ? Number(id) : -1;
-}
-
-function jsonText(value: unknown, max: number): { text: string; truncated: boolean } {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? 'null';
-  } catch (err) {
-    // An output that is not JSON (a circular value from a script's run()): say so, keep the run.
-    text = JSON.stringify(`[not JSON: ${err instanceof Error ? err.message : String(err)}]`);
-  }
-  return text.length > max
-    ? { text: text.slice(0, max), truncated: true }
-    : { text, truncated: false };
-}
-
-function outputText(value: unknown, max: number): { text: string | null; truncated: boolean } {
-  return value === undefined ? { text: null, truncated: false } : jsonText(value, max);
-}
-
-function toStored(row: Row): StoredRun {
-  const trigger = {
-    ...(row.hook ? { hook: row.hook } : {}),
-    ...(row.cron ? { cron: row.cron } : {}),
-    ...(row.event_id ? { event_id: row.event_id } : {}),
-    ...(row.event_type ? { event_type: row.event_type } : {}),
-  };
-  return {
-    id: String(row.id),
-    parent_id: row.parent_id === null ? null : String(row.parent_id),
-    root_id: String(row.root_id),
-    kind: row.kind,
-    name: row.name,
-    transport: row.transport,
-    caller: row.caller_user
-      ? {
-          user: row.caller_user,
-          via: row.caller_via ?? 'unknown',
-          ...(row.token_name ? { token: row.token_name } : {}),
-        }
-      : null,
-    trigger: Object.keys(trigger).length ? trigger : null,
-    args: parseOr(row.args, (text) => ({ _truncated: text })) as Record<string, unknown>,
-    started_at: new Date(row.started_at).toISOString(),
-    duration_ms: row.duration_ms,
-    outcome: row.outcome,
-    error_code: row.error_code,
-    errors: parseOr(row.errors, (text) => [text]) as string[],
-    replay_of: row.replay_of === null ? null : String(row.replay_of),
-    steps: row.steps,
-  };
-}
-
-function toDetail(row: Row): StoredRunDetail {
-  const truncated = row.output_truncated === 1;
-  const text = row.output ?? null;
-  return {
-    ...toStored(row),
-    output: text === null ? null : truncated ? text : parseOr(text, (t) => t),
-    output_truncated: truncated,
-  };
-}
-
-// Arguments are cut like outputs when huge, so a stored column may not parse: show its text then.
-function parseOr(text: string, fallback: (text: string) => unknown): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return fallback(text);
-  }
 }

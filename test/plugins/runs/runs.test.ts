@@ -213,7 +213,7 @@ describe('run history', () => {
     const detail = await tree(t, run!.id);
     expect(detail.args).toEqual({ text: 'leak?', password: '[redacted]' });
     expect(detail.output).toEqual({ text: 'leak?', password: '[redacted]' });
-    expect(JSON.stringify(t.service.store.db.prepare('SELECT * FROM runs').all())).not.toContain(
+    expect(JSON.stringify(t.service.store.db.prepare('SELECT * FROM run_batches').all())).not.toContain(
       'hunter2',
     );
   });

@@ -1,0 +1,270 @@
+import { redactForRecord, redactKeys } from '../core/redact.ts';
+import type { FinishedRun } from '../core/runs.ts';
+
+/** One stored run as the `runs` plugin shows it (times in ISO 8601, ids as decimal strings). */
+export interface StoredRun {
+  id: string;
+  parent_id: string | null;
+  root_id: string;
+  kind: string;
+  name: string;
+  transport: string;
+  caller: { user: string; via: string; token?: string } | null;
+  trigger: { hook?: string; cron?: string; event_id?: string; event_type?: string } | null;
+  args: Record<string, unknown>;
+  started_at: string;
+  duration_ms: number;
+  outcome: 'ok' | 'failed';
+  error_code: string | null;
+  errors: string[];
+  replay_of: string | null;
+  /** How many runs ran as this one's steps. */
+  steps: number;
+}
+
+/** A stored run with its output (`runs.get`). */
+export interface StoredRunDetail extends StoredRun {
+  output: unknown;
+  /** The output was longer than the configured limit: `output` is the start of its JSON text. */
+  output_truncated: boolean;
+}
+
+/**
+ * A run as a batch of the history keeps it: one JSON object in the batch's array. Ids are numbers
+ * (start time × 1024, below 2^53); fields that are empty are left out. `args` and `output` are the
+ * values themselves, or the start of their JSON text when they were cut (`*_truncated`).
+ */
+export interface RawRun {
+  id: number;
+  parent_id?: number | null;
+  /** Left out when it is the run itself. */
+  root_id?: number | null;
+  kind: string;
+  name: string;
+  transport: string;
+  caller?: { user: string; via?: string | null; token_id?: string | null } | null;
+  trigger?: {
+    hook?: string | null;
+    cron?: string | null;
+    event_id?: string | null;
+    event_type?: string | null;
+  } | null;
+  args?: unknown;
+  args_truncated?: boolean | null;
+  /** Epoch milliseconds. */
+  started_at: number;
+  duration_ms: number;
+  outcome: 'ok' | 'failed';
+  error_code?: string | null;
+  errors?: string[] | null;
+  output?: unknown;
+  output_truncated?: boolean | null;
+  replay_of?: number | null;
+}
+
+/**
+ * Writes one batch of the history as compact JSON text: `{"v":2,"base":B,"strings":[...],"runs":[...]}`.
+ * Each run is an array (see {@link decodeBatch} for its slots): ids are offsets from the batch's
+ * lowest id `B`, names, transports, callers and other repeated text are indexes into `strings`, and
+ * the duration is in microseconds. What recording costs is mostly bytes written (SQLite's WAL and
+ * its checkpoint) and numbers turned into text; small integers keep both down, to ~110 bytes for a
+ * `utils.echo`. Secrets are masked here (declared `secret()` parameters and credential keys at any
+ * depth), at the batched write, off the request's path; arguments and outputs are cut to
+ * `maxBytes` characters of JSON.
+ *
+ * @example
+ * const batch = new BatchWriter(minId, 16384);
+ * for (const run of runs) batch.add(run);
+ * db.prepare('INSERT INTO run_batches (runs) VALUES (?)').run(batch.text());
+ */
+export class BatchWriter {
+  readonly #base: number;
+  readonly #maxBytes: number;
+  readonly #strings: string[] = [];
+  readonly #index = new Map<string, number>();
+  readonly #runs: string[] = [];
+
+  constructor(base: number, maxBytes: number) {
+    this.#base = base;
+    this.#maxBytes = maxBytes;
+  }
+
+  add(run: FinishedRun): void {
+    const max = this.#maxBytes;
+    const args = jsonText(redactForRecord(run.args, run.params), max);
+    const output = run.output === undefined ? undefined : jsonText(redactKeys(run.output), max);
+    const flags = (args.truncated ? 1 : 0) | (output ? (output.truncated ? 6 : 4) : 0);
+    const s = (text: string | null | undefined) => this.#str(text);
+    const c = run.caller;
+    const t = run.trigger;
+    const b = this.#base;
+    this.#runs.push(
+      `[${run.id - b},${run.parent_id === null ? 'null' : run.parent_id - b},${run.root_id - b},${s(run.kind)},${s(run.name)},${s(run.transport)},` +
+        `${s(c?.user)},${s(c?.via)},${s(c?.token_id)},${s(t?.hook)},${s(t?.cron)},${s(t?.event_id)},${s(t?.event_type)},` +
+        `${run.started_at - Math.floor(run.id / 1024)},${Math.round(run.duration_ms * 1000)},${run.outcome === 'failed' ? 1 : 0},${s(run.error_code)},` +
+        `${run.errors.length ? JSON.stringify(run.errors) : 0},${run.replay_of === null ? -1 : s(run.replay_of)},${flags},` +
+        `${args.truncated ? JSON.stringify(args.text) : args.text}${output ? `,${output.truncated ? JSON.stringify(output.text) : output.text}` : ''}]`,
+    );
+  }
+
+  text(): string {
+    return `{"v":2,"base":${this.#base},"strings":${JSON.stringify(this.#strings)},"runs":[${this.#runs.join(',')}]}`;
+  }
+
+  #str(text: string | null | undefined): number {
+    if (text === undefined || text === null) return -1;
+    let i = this.#index.get(text);
+    if (i === undefined) {
+      i = this.#strings.push(text) - 1;
+      this.#index.set(text, i);
+    }
+    return i;
+  }
+}
+
+/** A batch as {@link BatchWriter} writes it. */
+interface CompactBatch {
+  v: 2;
+  base: number;
+  strings: string[];
+  runs: unknown[][];
+}
+
+/**
+ * The runs of one stored batch: the compact form {@link BatchWriter} writes, or a plain array of
+ * {@link RawRun} (batches moved from the version 2 table, and batches written again by pruning).
+ *
+ * Slots of a compact run: 0 id, 1 parent id (null: none), 2 root id (all three as offsets from
+ * `base`), 3 kind, 4 name, 5 transport, 6-8 caller user, via and token id, 9-12 hook, cron, event
+ * id and event type (strings, -1: none), 13 start time minus the id's millisecond, 14 duration in
+ * µs, 15 failed (0/1), 16 error code, 17 errors (0: none), 18 the replayed run's id (a string;
+ * -1: none), 19 flags (1 arguments cut, 2 output cut, 4 has an output), 20 arguments, 21 output.
+ *
+ * @example
+ * decodeBatch(row.runs).filter((run) => run.outcome === 'failed');
+ */
+export function decodeBatch(text: string): RawRun[] {
+  const parsed = JSON.parse(text) as RawRun[] | CompactBatch;
+  if (Array.isArray(parsed)) return parsed;
+  const { base, strings } = parsed;
+  const str = (i: unknown) => (typeof i === 'number' && i >= 0 ? strings[i] : undefined);
+  return parsed.runs.map((r) => {
+    const id = (r[0] as number) + base;
+    const flags = r[19] as number;
+    const user = str(r[6]);
+    const [hook, cron, event_id, event_type] = [str(r[9]), str(r[10]), str(r[11]), str(r[12])];
+    return {
+      id,
+      parent_id: r[1] === null ? null : (r[1] as number) + base,
+      root_id: (r[2] as number) + base,
+      kind: str(r[3]) ?? 'action',
+      name: str(r[4]) ?? '',
+      transport: str(r[5]) ?? '',
+      caller: user === undefined ? null : { user, via: str(r[7]), token_id: str(r[8]) },
+      trigger:
+        (hook ?? cron ?? event_id ?? event_type) ? { hook, cron, event_id, event_type } : null,
+      started_at: Math.floor(id / 1024) + (r[13] as number),
+      duration_ms: (r[14] as number) / 1000,
+      outcome: r[15] === 1 ? 'failed' : 'ok',
+      error_code: str(r[16]) ?? null,
+      errors: Array.isArray(r[17]) ? (r[17] as string[]) : [],
+      replay_of: r[18] === -1 ? null : Number(str(r[18])),
+      args: r[20],
+      args_truncated: (flags & 1) !== 0,
+      output: flags & 4 ? r[21] : undefined,
+      output_truncated: (flags & 2) !== 0,
+    };
+  });
+}
+
+/**
+ * A stored run as `runs.list` shows it; `tokenName` turns the caller's token id into the token's
+ * current name (the token itself is never stored).
+ *
+ * @example
+ * toStored(raw, 0, (id) => tokens.get(id)?.name);
+ */
+export function toStored(
+  raw: RawRun,
+  steps: number,
+  tokenName: (id: string) => string | undefined,
+): StoredRun {
+  const t = raw.trigger;
+  const trigger = t
+    ? {
+        ...(t.hook ? { hook: t.hook } : {}),
+        ...(t.cron ? { cron: t.cron } : {}),
+        ...(t.event_id ? { event_id: t.event_id } : {}),
+        ...(t.event_type ? { event_type: t.event_type } : {}),
+      }
+    : {};
+  const token = raw.caller?.token_id ? tokenName(raw.caller.token_id) : undefined;
+  return {
+    id: String(raw.id),
+    parent_id: raw.parent_id == null ? null : String(raw.parent_id),
+    root_id: String(raw.root_id ?? raw.id),
+    kind: raw.kind,
+    name: raw.name,
+    transport: raw.transport,
+    caller: raw.caller?.user
+      ? { user: raw.caller.user, via: raw.caller.via ?? 'unknown', ...(token ? { token } : {}) }
+      : null,
+    trigger: Object.keys(trigger).length ? trigger : null,
+    // Cut arguments are the start of their JSON text: shown as such, never half-parsed.
+    args: raw.args_truncated
+      ? { _truncated: raw.args }
+      : ((raw.args ?? {}) as Record<string, unknown>),
+    started_at: new Date(raw.started_at).toISOString(),
+    duration_ms: raw.duration_ms,
+    outcome: raw.outcome,
+    error_code: raw.error_code ?? null,
+    errors: raw.errors ?? [],
+    replay_of: raw.replay_of == null ? null : String(raw.replay_of),
+    steps,
+  };
+}
+
+/**
+ * A stored run with its output (`runs.get`).
+ *
+ * @example
+ * toDetail(raw, 2, tokenName).output; // { text: 'hi' }
+ */
+export function toDetail(
+  raw: RawRun,
+  steps: number,
+  tokenName: (id: string) => string | undefined,
+): StoredRunDetail {
+  return {
+    ...toStored(raw, steps, tokenName),
+    output: raw.output ?? null,
+    output_truncated: raw.output_truncated === true,
+  };
+}
+
+/**
+ * True when `needle` (lower case) is in the run's name, arguments, errors or output, compared
+ * without case: what `runs.list`'s `text` filter matches.
+ *
+ * @example
+ * textMatches(raw, 'hello'); // true for utils.echo {text: 'Hello'}
+ */
+export function textMatches(raw: RawRun, needle: string): boolean {
+  const has = (value: unknown) =>
+    value !== undefined &&
+    (typeof value === 'string' ? value : JSON.stringify(value)).toLowerCase().includes(needle);
+  return has(raw.name) || has(raw.args) || has(raw.errors ?? undefined) || has(raw.output);
+}
+
+function jsonText(value: unknown, max: number): { text: string; truncated: boolean } {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? 'null';
+  } catch (err) {
+    // An output that is not JSON (a circular value from a script's run()): say so, keep the run.
+    text = JSON.stringify(`[not JSON: ${err instanceof Error ? err.message : String(err)}]`);
+  }
+  return text.length > max
+    ? { text: text.slice(0, max), truncated: true }
+    : { text, truncated: false };
+}

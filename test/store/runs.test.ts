@@ -1,0 +1,313 @@
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import type { FinishedRun } from '../../src/core/runs.ts';
+import { openDatabase, migrate } from '../../src/store/db.ts';
+import { MIGRATIONS } from '../../src/store/migrations.ts';
+import { BatchWriter, decodeBatch } from '../../src/store/run-codec.ts';
+import { Runs } from '../../src/store/runs.ts';
+
+const MS = 1_795_400_000_000; // a fixed start time (2026-11-22)
+
+function run(over: Partial<FinishedRun> & { id: number }): FinishedRun {
+  return {
+    parent_id: null,
+    root_id: over.id,
+    kind: 'action',
+    name: 'utils.echo',
+    transport: 'http',
+    caller: { user: 'ada', via: 'token', token_id: 'tok-1' },
+    trigger: null,
+    args: { text: 'hi' },
+    started_at: Math.floor(over.id / 1024),
+    duration_ms: 1.25,
+    outcome: 'ok',
+    error_code: null,
+    errors: [],
+    output: { text: 'hi' },
+    replay_of: null,
+    ...over,
+  };
+}
+
+const at = (ms: number, n = 0) => (MS + ms) * 1024 + n;
+
+describe('run batches', () => {
+  it('keep every field of a run through the compact form', () => {
+    const parent = at(0);
+    const runs = [
+      run({
+        id: at(5),
+        parent_id: parent,
+        root_id: parent,
+        kind: 'procedure',
+        name: 'procedure.greet',
+        transport: 'hook',
+        caller: null,
+        trigger: { hook: 'OnDoor', event_id: 'ev-1', event_type: 'CustomEvent' },
+        outcome: 'failed',
+        error_code: 'ACTION_FAILED',
+        errors: ['boom', 'second line'],
+        output: undefined,
+        replay_of: String(at(-100)),
+        args: { password: 'hunter2', nested: { Authorization: 'Bearer x' }, n: [1, 2] },
+      }),
+      run({ id: at(6), args: { text: 'x'.repeat(400) }, output: 'y'.repeat(400) }),
+      run({ id: at(7), output: null, started_at: MS + 8 }),
+    ];
+    const batch = new BatchWriter(at(5), 100);
+    for (const r of runs) batch.add(r);
+    const text = batch.text();
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('Bearer x');
+    const [a, b, c] = decodeBatch(text);
+    expect(a).toMatchObject({
+      id: at(5),
+      parent_id: parent,
+      root_id: parent,
+      kind: 'procedure',
+      name: 'procedure.greet',
+      transport: 'hook',
+      caller: null,
+      trigger: { hook: 'OnDoor', event_id: 'ev-1', event_type: 'CustomEvent' },
+      started_at: MS + 5,
+      duration_ms: 1.25,
+      outcome: 'failed',
+      error_code: 'ACTION_FAILED',
+      errors: ['boom', 'second line'],
+      replay_of: at(-100),
+      args: { password: '[redacted]', nested: { Authorization: '[redacted]' }, n: [1, 2] },
+      args_truncated: false,
+      output: undefined,
+    });
+    expect(b).toMatchObject({
+      caller: { user: 'ada', via: 'token', token_id: 'tok-1' },
+      args: `{"text":"${'x'.repeat(91)}`,
+      args_truncated: true,
+      output: `"${'y'.repeat(99)}`,
+      output_truncated: true,
+      parent_id: null,
+      root_id: at(6),
+    });
+    expect(c).toMatchObject({ output: null, started_at: MS + 8, output_truncated: false });
+  });
+});
+
+describe('the run history store', () => {
+  function store(): { db: DatabaseSync; runs: Runs } {
+    const db = openDatabase(':memory:');
+    return { db, runs: new Runs(db) };
+  }
+
+  it('lists newest first by start time across batches, a long run written after shorter ones', () => {
+    const { runs } = store();
+    // The long run started first but finished (and was written) last.
+    runs.insert([run({ id: at(10) }), run({ id: at(20) })], 1024);
+    runs.insert([run({ id: at(30) }), run({ id: at(5), name: 'utils.sleep' })], 1024);
+    runs.insert([run({ id: at(40) })], 1024);
+    const ids = runs.list({ limit: 10 }).map((r) => Number(r.id));
+    expect(ids).toEqual([at(40), at(30), at(20), at(10), at(5)]);
+    const page1 = runs.list({ limit: 2 });
+    expect(page1.map((r) => Number(r.id))).toEqual([at(40), at(30)]);
+    const page2 = runs.list({ limit: 2, before: page1[1]!.id });
+    expect(page2.map((r) => Number(r.id))).toEqual([at(20), at(10)]);
+    expect(runs.list({ limit: 5, before: page2[1]!.id }).map((r) => r.name)).toEqual([
+      'utils.sleep',
+    ]);
+    expect(runs.list({ limit: 10, since: MS + 20 }).map((r) => Number(r.id))).toEqual([
+      at(40),
+      at(30),
+      at(20),
+    ]);
+    expect(runs.list({ limit: 10, until: MS + 20 }).map((r) => Number(r.id))).toEqual([
+      at(10),
+      at(5),
+    ]);
+    expect(runs.list({ limit: 10, action: 'utils.sleep' })).toHaveLength(1);
+    expect(runs.list({ limit: 10, action: 'utils' })).toEqual([]);
+  });
+
+  it('finds steps in the batches written while their run ran, and counts them', () => {
+    const { runs } = store();
+    const proc = at(0);
+    const step = (ms: number, name: string) =>
+      run({ id: at(ms), parent_id: proc, root_id: proc, name, transport: 'procedure' });
+    runs.insert([step(1, 'a.one')], 1024);
+    runs.insert([run({ id: at(2) }), step(3, 'a.two')], 1024);
+    runs.insert(
+      [step(4, 'a.three'), run({ id: proc, kind: 'procedure', name: 'procedure.p' })],
+      1024,
+    );
+    runs.insert([run({ id: at(9) })], 1024);
+    const listed = runs.list({ limit: 10 }).find((r) => r.name === 'procedure.p');
+    expect(listed?.steps).toBe(3);
+    expect(runs.get(String(proc))?.steps).toBe(3);
+    expect(runs.children(String(proc)).map((r) => r.name)).toEqual(['a.one', 'a.two', 'a.three']);
+    expect(runs.list({ limit: 10, include_steps: true })).toHaveLength(6);
+    expect(runs.get('999')).toBeUndefined();
+    expect(runs.get('not a number')).toBeUndefined();
+  });
+
+  it('filters failed runs, text in any case, and names the token as it is now', () => {
+    const { db, runs } = store();
+    db.prepare(
+      "INSERT INTO users (id, username, password_hash, created_at) VALUES (1, 'ada', 'x', 0)",
+    ).run();
+    db.prepare(
+      "INSERT INTO api_tokens (id, user_id, name, created_at) VALUES ('tok-1', 1, 'kitchen', 0)",
+    ).run();
+    runs.insert(
+      [
+        run({ id: at(1), args: { text: 'Hello World' } }),
+        run({ id: at(2), outcome: 'failed', error_code: 'ACTION_FAILED', errors: ['100% down'] }),
+      ],
+      1024,
+    );
+    expect(runs.list({ limit: 10, outcome: 'failed' }).map((r) => r.errors)).toEqual([
+      ['100% down'],
+    ]);
+    expect(runs.list({ limit: 10, text: 'hello world' }).map((r) => Number(r.id))).toEqual([at(1)]);
+    expect(runs.list({ limit: 10, text: '%' })).toHaveLength(1);
+    expect(runs.list({ limit: 10, text: '_' })).toEqual([]);
+    expect(runs.get(String(at(1)))?.caller).toEqual({
+      user: 'ada',
+      via: 'token',
+      token: 'kitchen',
+    });
+  });
+
+  it('prunes by count to the exact number, writing the boundary batch again', () => {
+    const { runs } = store();
+    for (let b = 0; b < 3; b++)
+      runs.insert(
+        Array.from({ length: 10 }, (_, i) => run({ id: at(b * 10 + i) })),
+        1024,
+      );
+    expect(runs.count()).toBe(30);
+    expect(runs.prune({ maxCount: 15, maxAgeMs: 86_400_000, now: MS + 100 })).toBe(15);
+    expect(runs.count()).toBe(15);
+    const kept = runs.list({ limit: 100 }).map((r) => Number(r.id));
+    expect(kept).toEqual(Array.from({ length: 15 }, (_, i) => at(29 - i)));
+    // By age: runs that started before now - maxAge go, in the middle of a batch too.
+    expect(runs.prune({ maxCount: 100, maxAgeMs: 100 - 25, now: MS + 100 })).toBe(10);
+    expect(runs.list({ limit: 100 }).map((r) => Number(r.id))).toEqual(
+      Array.from({ length: 5 }, (_, i) => at(29 - i)),
+    );
+    expect(runs.get(String(at(29)))?.output).toEqual({ text: 'hi' });
+  });
+
+  it('moves the runs of schema version 2 into batches', () => {
+    const db = new DatabaseSync(':memory:');
+    db.exec(
+      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)',
+    );
+    for (const m of MIGRATIONS.filter((m) => m.version <= 2)) {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.version, m.name);
+    }
+    const insert = db.prepare(
+      `INSERT INTO runs (id, parent_id, root_id, kind, name, transport, caller_user, caller_via,
+        caller_token_id, hook, cron, event_id, event_type, args, started_at, duration_ms, outcome,
+        error_code, errors, output, output_truncated, replay_of)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    insert.run(
+      at(1),
+      null,
+      at(1),
+      'hook',
+      'OnDoor',
+      'hook',
+      null,
+      null,
+      null,
+      'OnDoor',
+      null,
+      'ev-9',
+      'CustomEvent',
+      '{"who":"cy"}',
+      MS + 1,
+      3.5,
+      'failed',
+      'ACTION_FAILED',
+      '["boom"]',
+      null,
+      0,
+      null,
+    );
+    insert.run(
+      at(2),
+      at(1),
+      at(1),
+      'action',
+      'utils.echo',
+      'hook',
+      'ada',
+      'token',
+      'tok-1',
+      'OnDoor',
+      null,
+      'ev-9',
+      'CustomEvent',
+      '{"text":"cut',
+      MS + 2,
+      0.5,
+      'ok',
+      null,
+      '[]',
+      '"abc',
+      1,
+      null,
+    );
+    insert.run(
+      at(3),
+      null,
+      at(3),
+      'action',
+      'utils.echo',
+      'http',
+      'ada',
+      'session',
+      null,
+      null,
+      null,
+      null,
+      null,
+      '{}',
+      MS + 3,
+      0.1,
+      'ok',
+      null,
+      '[]',
+      '{"a":1}',
+      0,
+      at(2),
+    );
+    expect(migrate(db)).toBe(MIGRATIONS.length - 2);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'runs'").get()).toBeUndefined();
+    const runs = new Runs(db);
+    expect(runs.count()).toBe(3);
+    const hook = runs.get(String(at(1)))!;
+    expect(hook).toMatchObject({
+      kind: 'hook',
+      trigger: { hook: 'OnDoor', event_id: 'ev-9', event_type: 'CustomEvent' },
+      args: { who: 'cy' },
+      outcome: 'failed',
+      errors: ['boom'],
+      caller: null,
+      steps: 1,
+      output: null,
+    });
+    const [step] = runs.children(String(at(1)));
+    expect(step).toMatchObject({
+      args: { _truncated: '{"text":"cut' },
+      output: '"abc',
+      output_truncated: true,
+      caller: { user: 'ada', via: 'token' },
+    });
+    expect(runs.get(String(at(3)))).toMatchObject({ output: { a: 1 }, replay_of: String(at(2)) });
+    expect(runs.list({ limit: 10, event_id: 'ev-9', include_steps: true })).toHaveLength(2);
+    // New batches go on after the moved ones.
+    runs.insert([run({ id: at(4) })], 1024);
+    expect(runs.list({ limit: 1 })[0]!.id).toBe(String(at(4)));
+  });
+});
