@@ -116,8 +116,8 @@ export function newRunId(): string {
  * @example
  * nextRunId() < nextRunId(); // true
  */
-export function nextRunId(): number {
-  const now = Date.now() * 1024;
+export function nextRunId(ms = Date.now()): number {
+  const now = ms * 1024;
   lastId = now > lastId ? now : lastId + 1;
   return lastId;
 }
@@ -246,7 +246,7 @@ export class RunRecord {
   name = '(invalid request)';
   args: Record<string, unknown> = {};
   params: ParamShape | undefined;
-  readonly #startedAt = Date.now();
+  readonly #startedAt: number;
   readonly #observers: RunObservers;
   readonly #start: RunStart;
   readonly #parent: RunScope | undefined;
@@ -256,7 +256,8 @@ export class RunRecord {
     this.#observers = observers;
     this.#start = start;
     this.#parent = runScope.getStore();
-    this.id = start.id === undefined ? nextRunId() : Number(start.id);
+    this.#startedAt = Date.now();
+    this.id = start.id === undefined ? nextRunId(this.#startedAt) : Number(start.id);
   }
 
   get caller(): Caller | undefined {
@@ -295,7 +296,7 @@ export class RunRecord {
       errors,
       output: errorCode ? undefined : output,
       replay_of: this.#start.replay_of ?? null,
-      ...(failedStep ? { failed_step: failedStep } : {}),
+      failed_step: failedStep,
     });
   }
 }

@@ -72,8 +72,12 @@ export class Events {
    * Publishes an event message to subscribers (WebSockets) and hooks. An event that cannot be JSON
    * (nested past the depth limit, circular, holding a BigInt) is refused here with BAD_REQUEST,
    * before anyone is told of it, rather than silently lost on its way to subscribers.
+   *
+   * `parsed`: the event's fields were parsed from JSON text under the depth limit (a web hook's
+   * request), so it is JSON by construction; its text is made only if a subscriber wants it.
    */
-  publish(event: PipitEvent): Promise<void> {
+  publish(event: PipitEvent, opts?: { parsed?: boolean }): Promise<void> {
+    if (opts?.parsed && this.namespace === 'pipit') return this.bus.publish(event);
     // Inside, kinds are Pipit's; subscribers get them in the configured namespace.
     const shown =
       this.namespace === 'pipit'

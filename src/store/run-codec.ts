@@ -90,10 +90,6 @@ export class BatchWriter {
   }
 
   add(run: FinishedRun): void {
-    const max = this.#maxBytes;
-    const args = jsonText(redactForRecord(run.args, run.params), max);
-    const output = run.output === undefined ? undefined : jsonText(redactKeys(run.output), max);
-    const flags = (args.truncated ? 1 : 0) | (output ? (output.truncated ? 6 : 4) : 0);
     const s = (text: string | null | undefined) => this.#str(text);
     const c = run.caller;
     const t = run.trigger;
@@ -102,9 +98,33 @@ export class BatchWriter {
       `[${run.id - b},${run.parent_id === null ? 'null' : run.parent_id - b},${run.root_id - b},${s(run.kind)},${s(run.name)},${s(run.transport)},` +
         `${s(c?.user)},${s(c?.via)},${s(c?.token_id)},${s(t?.hook)},${s(t?.cron)},${s(t?.event_id)},${s(t?.event_type)},` +
         `${run.started_at - Math.floor(run.id / 1024)},${Math.round(run.duration_ms * 1000)},${run.outcome === 'failed' ? 1 : 0},${s(run.error_code)},` +
-        `${run.errors.length ? JSON.stringify(run.errors) : 0},${run.replay_of === null ? -1 : s(run.replay_of)},${flags},` +
-        `${args.truncated ? JSON.stringify(args.text) : args.text}${output ? `,${output.truncated ? JSON.stringify(output.text) : output.text}` : ''}]`,
+        `${run.errors.length ? JSON.stringify(run.errors) : 0},${run.replay_of === null ? -1 : s(run.replay_of)},` +
+        `${this.#values(run)}]`,
     );
+  }
+
+  /** Slots 19-21: the flags, the arguments and the output, masked and cut. */
+  #values(run: FinishedRun): string {
+    const max = this.#maxBytes;
+    const args = redactForRecord(run.args, run.params);
+    const output = run.output === undefined ? undefined : redactKeys(run.output);
+    if (output !== undefined) {
+      // Both in one JSON.stringify (its cost is mostly per call): when the two fit together, each
+      // fits alone.
+      let both: string | undefined;
+      try {
+        both = JSON.stringify([args, output]);
+      } catch {
+        // Not JSON (a circular output): said below, value by value.
+      }
+      if (both !== undefined && both.length - 3 <= max) return `4,${both.slice(1, -1)}`;
+    }
+    const a = jsonText(args, max);
+    const o = output === undefined ? undefined : jsonText(output, max);
+    const flags = (a.truncated ? 1 : 0) | (o ? (o.truncated ? 6 : 4) : 0);
+    const text = (v: { text: string; truncated: boolean }) =>
+      v.truncated ? JSON.stringify(v.text) : v.text;
+    return `${flags},${text(a)}${o ? `,${text(o)}` : ''}`;
   }
 
   text(): string {
