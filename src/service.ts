@@ -14,7 +14,6 @@ import { compileActions, Registry } from './core/registry.ts';
 import type { Services } from './core/services.ts';
 import { RunObservers } from './core/runs.ts';
 import { LocalBus } from './events/bus.ts';
-import { createMetrics } from './metrics/metrics.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { runFailedEvents } from './events/run-failed.ts';
 import { Events } from './events/events.ts';
@@ -42,8 +41,11 @@ export interface Service {
   registry: Registry;
   execute: Execute;
   services: Services;
-  /** Prometheus metrics (`GET /metrics`); `services.metrics` is the same object. */
-  metrics: Metrics;
+  /**
+   * Prometheus metrics (`GET /metrics`); `services.metrics` is the same object. Absent in a service
+   * made with `metrics: false` (a one-off command's), which nobody scrapes.
+   */
+  metrics?: Metrics;
   /** Stops plugins and closes the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -65,6 +67,11 @@ export async function createService(
     loadScripts?: boolean;
     /** Join the cluster of `config.redis` (only `pipit start` does; one-off commands do not). */
     cluster?: boolean;
+    /**
+     * Keep Prometheus metrics (default true). One-off commands say false: nobody scrapes them, and
+     * loading prom-client (and node:http, which it loads) cost `pipit run` some 40 ms.
+     */
+    metrics?: boolean;
   } = {},
 ): Promise<Service> {
   // Only the enabled plugins are loaded (plugins/catalog.ts); sections read before are checked now.
@@ -72,7 +79,9 @@ export async function createService(
   config = loaded.config;
   const log = opts.log ?? createLogger({ level: config.logLevel, format: config.logFormat });
   mkdirSync(config.workdir, { recursive: true, mode: 0o700 });
-  const store = Store.open(join(config.workdir, 'pipit.db'));
+  const store = Store.open(join(config.workdir, 'pipit.db'), (err) =>
+    log.warn({ err }, 'the WAL checkpoint thread failed: SQLite checkpoints in the writes again'),
+  );
   const available = loaded.plugins;
   const registry = new Registry(available);
   const auth = new Auth(store, new JwtCodec(loadOrCreateSecret(config.workdir)), {
@@ -81,8 +90,11 @@ export async function createService(
   });
 
   const runs = new RunObservers((err) => log.warn({ err }, 'a run observer failed'));
-  const metrics = createMetrics(registry);
-  runs.add(metrics.observeRun);
+  const metrics =
+    opts.metrics === false
+      ? undefined
+      : (await import('./metrics/metrics.ts')).createMetrics(registry);
+  if (metrics) runs.add(metrics.observeRun);
   const cluster =
     opts.cluster && config.redis
       ? // Imported here: ioredis and the cluster code load only when a cluster is configured.
@@ -160,7 +172,7 @@ export async function createService(
       );
   } catch (err) {
     for (const { def, state } of started.reverse()) await def.stop?.(state);
-    store.close();
+    await store.close();
     throw err;
   }
 
@@ -193,7 +205,7 @@ export async function createService(
           log.warn({ err, plugin: def.name }, 'plugin failed to stop cleanly');
         }
       }
-      store.close();
+      await store.close();
       if (attachedToLibrary) attachService(undefined);
     },
   };

@@ -28,7 +28,8 @@ export function openDatabase(path: string): DatabaseSync {
       },
     );
   }
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+  // The timeout first: switching to WAL waits for another connection's lock like anything else.
+  db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;');
   migrate(db);
   return db;
 }

@@ -1,6 +1,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { runIdAt } from '../core/runs.ts';
 import type { FinishedRun } from '../core/runs.ts';
+import type { WalCheckpointer } from './checkpointer.ts';
 import { BatchWriter, decodeBatch, textMatches, toDetail, toStored } from './run-codec.ts';
 import type { RawRun, StoredRun, StoredRunDetail } from './run-codec.ts';
 
@@ -57,9 +58,12 @@ export class Runs {
   private readonly tokenStmt: StatementSync;
   private lastId: number;
   private readonly parsed = new Map<number, RawRun[]>();
+  private readonly checkpointer: WalCheckpointer | undefined;
 
-  constructor(db: DatabaseSync) {
+  /** `checkpointer` is told what each batch wrote, and checkpoints off the event loop. */
+  constructor(db: DatabaseSync, checkpointer?: WalCheckpointer) {
     this.db = db;
+    this.checkpointer = checkpointer;
     this.synchronous = (
       db.prepare('PRAGMA synchronous').get() as { synchronous: number }
     ).synchronous;
@@ -91,12 +95,21 @@ export class Runs {
     const batch = new BatchWriter(min, maxOutputBytes);
     for (const run of runs) batch.add(run);
     this.lastId = Math.max(this.lastId, max, runIdAt(Date.now()));
+    const text = batch.text();
     this.db.exec('PRAGMA synchronous = NORMAL');
     try {
-      this.insertStmt.run(min, max, this.lastId, runs.length, failed, batch.text());
+      this.insertStmt.run(min, max, this.lastId, runs.length, failed, text);
     } finally {
       this.db.exec(`PRAGMA synchronous = ${this.synchronous}`);
     }
+    this.checkpointer?.wrote(text.length);
+  }
+
+  /**
+   * True while the database is checkpointed: a batch that can wait should (see WalCheckpointer).
+   */
+  get busy(): boolean {
+    return this.checkpointer?.busy ?? false;
   }
 
   /** Newest first (by start time). */

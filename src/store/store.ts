@@ -1,4 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { WalCheckpointer } from './checkpointer.ts';
 import { openDatabase } from './db.ts';
 import { PluginKv } from './plugin-kv.ts';
 import { Runs } from './runs.ts';
@@ -14,7 +15,7 @@ import { Variables } from './variables.ts';
  * @example
  * const store = Store.open('/var/lib/pipit/pipit.db');
  * store.variables.set('x', 1);
- * store.close();
+ * await store.close();
  */
 export class Store {
   readonly db: DatabaseSync;
@@ -29,20 +30,24 @@ export class Store {
   private lastCheck = -Infinity;
   // Prepared once: this runs on every authenticated request, and preparing costs more than running.
   private readonly dataVersionStmt: StatementSync;
+  private readonly checkpointer: WalCheckpointer | undefined;
 
-  private constructor(db: DatabaseSync) {
+  private constructor(db: DatabaseSync, checkpointer?: WalCheckpointer) {
     this.db = db;
+    this.checkpointer = checkpointer;
     this.users = new Users(db);
     this.sessions = new Sessions(db);
     this.tokens = new Tokens(db);
     this.variables = new Variables(db);
-    this.runs = new Runs(db);
+    this.runs = new Runs(db, checkpointer);
     this.dataVersionStmt = db.prepare('PRAGMA data_version');
     this.dataVersion = this.readDataVersion();
   }
 
-  static open(path: string): Store {
-    return new Store(openDatabase(path));
+  /** `onError`: told when the WAL checkpoint thread fails (SQLite then checkpoints by itself). */
+  static open(path: string, onError?: (err: Error) => void): Store {
+    const db = openDatabase(path);
+    return new Store(db, path === ':memory:' ? undefined : new WalCheckpointer(db, path, onError));
   }
 
   pluginKv(plugin: string): PluginKv {
@@ -69,7 +74,11 @@ export class Store {
     return true;
   }
 
-  close(): void {
+  /** Closes the database (after the checkpoint thread's own connection, so the WAL is folded in). */
+  async close(): Promise<void> {
+    // Without a thread to wait for, the database is closed before this returns (no await).
+    const stopping = this.checkpointer?.close();
+    if (stopping) await stopping;
     if (this.db.isOpen) this.db.close();
   }
 }

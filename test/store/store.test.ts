@@ -33,12 +33,12 @@ describe('store', () => {
     a.variables.set('n', 1.5);
     a.variables.set('obj', { on: true, list: [1, 'x'] });
     a.variables.set('nothing', null);
-    a.close();
+    void a.close();
     const b = Store.open(path);
     expect(b.variables.all()).toEqual({ n: 1.5, nothing: null, obj: { on: true, list: [1, 'x'] } });
     expect(b.variables.unset('n')).toBe(true);
     expect(b.variables.unset('n')).toBe(false);
-    b.close();
+    void b.close();
   });
 
   it('sees writes from another connection through changedElsewhere()', () => {
@@ -50,8 +50,8 @@ describe('store', () => {
     expect(a.changedElsewhere()).toBe(false);
     expect(b.changedElsewhere()).toBe(true);
     expect(b.changedElsewhere()).toBe(false);
-    a.close();
-    b.close();
+    void a.close();
+    void b.close();
   });
 
   it('removes sessions and tokens with their user, and user names are case-insensitive', () => {
@@ -69,7 +69,7 @@ describe('store', () => {
     s.users.remove(u.id);
     expect(s.sessions.get('sid')).toBeUndefined();
     expect(s.tokens.get('tid')).toBeUndefined();
-    s.close();
+    void s.close();
   });
 
   it('drops expired sessions on sight', () => {
@@ -83,6 +83,6 @@ describe('store', () => {
     });
     expect(s.sessions.get('old')).toBeUndefined();
     expect(s.db.prepare('SELECT COUNT(*) AS n FROM sessions').get()!.n).toBe(0);
-    s.close();
+    void s.close();
   });
 });

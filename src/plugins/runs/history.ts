@@ -5,20 +5,23 @@ import type { RunsConfig } from './config.ts';
 
 /** How long a finished run waits in memory before it is written (with every run finished since). */
 export const FLUSH_MS = 100;
-/** A batch this large is written at once instead of waiting for the timer. */
-const MAX_BATCH = 2000;
 /**
- * Runs written per transaction: a large batch is written in slices, one per turn of the event loop,
- * so that requests arriving meanwhile wait for one slice (~1 ms), not for the whole batch.
+ * Runs written per batch (one row): a busy service writes a batch as soon as it is full, on the
+ * next turn of the event loop, rather than holding thousands of runs for the timer; a batch of
+ * 256 keeps a write under a millisecond, so requests arriving meanwhile wait for one batch only.
  */
 const SLICE = 256;
+/** While the database is checkpointed, batches wait in steps of this long... */
+const CHECKPOINT_WAIT_MS = 5;
+/** ...unless this many runs wait: then they are written anyway, so memory stays bounded. */
+const MAX_HELD = 50_000;
 /** How often old runs are pruned. */
 const PRUNE_MS = 60_000;
 
 /**
  * The run history's writer: finished runs are queued on the hot path (no I/O there) and written
- * in one transaction every {@link FLUSH_MS} ms; old runs are pruned in the background. The `runs`
- * plugin's own reads are not recorded (the Runs page polls them).
+ * in batches: every {@link FLUSH_MS} ms, or as soon as a batch is full; old runs are pruned in the
+ * background. The `runs` plugin's own reads are not recorded (the Runs page polls them).
  *
  * @example
  * const history = new RunHistory(store.runs, config, log);
@@ -29,14 +32,16 @@ export class RunHistory {
   readonly observer = (run: FinishedRun): void => {
     if (run.kind === 'action' && run.name.startsWith(OWN_ACTIONS)) return;
     this.#queue.push(run);
-    if (this.#queue.length >= MAX_BATCH) this.flush(false);
-    else this.#timer ??= setTimeout(() => this.flush(false), FLUSH_MS).unref();
+    if (this.#queue.length >= SLICE) {
+      if (!this.#immediate) this.#immediate = setImmediate(() => this.flush(false)).unref();
+    } else this.#timer ??= setTimeout(() => this.flush(false), FLUSH_MS).unref();
   };
   readonly #runs: Runs;
   readonly #config: RunsConfig;
   readonly #log: Logger;
   #queue: FinishedRun[] = [];
   #timer: NodeJS.Timeout | undefined;
+  #immediate: NodeJS.Immediate | undefined;
   readonly #pruneTimer: NodeJS.Timeout;
 
   constructor(runs: Runs, config: RunsConfig, log: Logger) {
@@ -53,8 +58,15 @@ export class RunHistory {
    */
   flush(all = true): void {
     if (this.#timer) clearTimeout(this.#timer);
+    if (this.#immediate) clearImmediate(this.#immediate);
     this.#timer = undefined;
+    this.#immediate = undefined;
     if (!this.#queue.length) return;
+    if (!all && this.#runs.busy && this.#queue.length < MAX_HELD) {
+      // The database is being checkpointed: this batch waits for it (see WalCheckpointer).
+      this.#timer = setTimeout(() => this.flush(false), CHECKPOINT_WAIT_MS).unref();
+      return;
+    }
     const batch = all ? this.#queue : this.#queue.slice(0, SLICE);
     this.#queue = all ? [] : this.#queue.slice(batch.length);
     try {
@@ -63,7 +75,10 @@ export class RunHistory {
       // A history write must never fail the runs it describes; losing the batch is logged.
       this.#log.warn({ err, runs: batch.length }, 'could not record runs in the history');
     }
-    if (this.#queue.length) this.#timer = setTimeout(() => this.flush(false), 0).unref();
+    if (this.#queue.length >= SLICE)
+      this.#immediate = setImmediate(() => this.flush(false)).unref();
+    else if (this.#queue.length)
+      this.#timer = setTimeout(() => this.flush(false), FLUSH_MS).unref();
   }
 
   /** Deletes runs past the configured age and count; returns how many went. */

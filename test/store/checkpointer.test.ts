@@ -1,0 +1,106 @@
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FinishedRun } from '../../src/core/runs.ts';
+import { WalCheckpointer } from '../../src/store/checkpointer.ts';
+import { openDatabase } from '../../src/store/db.ts';
+import { Store } from '../../src/store/store.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDb(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pipit-ckpt-'));
+  dirs.push(dir);
+  return join(dir, 'pipit.db');
+}
+
+let id = Date.now() * 1024;
+function batch(n: number): FinishedRun[] {
+  return Array.from({ length: n }, () => {
+    id++;
+    return {
+      id,
+      parent_id: null,
+      root_id: id,
+      kind: 'action',
+      name: 'utils.echo',
+      transport: 'http',
+      caller: null,
+      trigger: null,
+      // Incompressible-ish text, so that the WAL grows as it would under real traffic.
+      args: { text: `${Math.random()}`.repeat(20) },
+      started_at: Math.floor(id / 1024),
+      duration_ms: 0.5,
+      outcome: 'ok',
+      error_code: null,
+      errors: [],
+      output: null,
+      replay_of: null,
+    };
+  });
+}
+
+const pragma = (db: ReturnType<typeof openDatabase>, name: string) =>
+  Object.values(db.prepare(`PRAGMA ${name}`).get() as Record<string, number>)[0];
+
+describe('the WAL checkpoint thread', () => {
+  it('checkpoints in its own thread, lets the WAL start over, and loses no run', async () => {
+    const path = tempDb();
+    const store = Store.open(path);
+    try {
+      let held = 0;
+      // ~12 MB of history, written as the run history writes it: waiting while a checkpoint runs.
+      for (let i = 0; i < 120; i++) {
+        while (store.runs.busy) {
+          held++;
+          await sleep(1);
+        }
+        store.runs.insert(batch(256), 16384);
+      }
+      expect(held).toBeGreaterThan(0); // at least one checkpoint ran while we wrote
+      expect(store.runs.count()).toBe(120 * 256);
+      // The service's own connection no longer checkpoints every 1000 pages...
+      expect(pragma(store.db, 'wal_autocheckpoint')).toBe(16_384);
+      // ...and the WAL was started over instead of growing with every write (12 MB written).
+      expect(statSync(`${path}-wal`).size).toBeLessThan(8 << 20);
+    } finally {
+      await store.close();
+    }
+    // Closed last, the service's connection folded the WAL into the database and removed it.
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    expect(statSync(path).size).toBeGreaterThan(8 << 20);
+    const reopened = Store.open(path);
+    expect(reopened.runs.count()).toBe(120 * 256);
+    await reopened.close();
+  });
+
+  it('falls back to SQLite checkpointing in the writes when its thread cannot start', async () => {
+    const path = tempDb();
+    const db = openDatabase(path);
+    const errors: Error[] = [];
+    // A path the thread cannot open: the worker fails, the connection checkpoints as before.
+    const checkpointer = new WalCheckpointer(db, join(path, 'not-a-dir', 'x.db'), (err) =>
+      errors.push(err),
+    );
+    checkpointer.wrote(8 << 20);
+    for (let i = 0; i < 200 && !errors.length; i++) await sleep(10);
+    expect(errors[0]?.message).toMatch(/unable to open|not a directory|no such file/i);
+    for (let i = 0; i < 200 && checkpointer.busy; i++) await sleep(10);
+    expect(checkpointer.busy).toBe(false);
+    expect(pragma(db, 'wal_autocheckpoint')).toBe(1000);
+    await checkpointer.close();
+    db.close();
+  });
+
+  it('stays out of the way of an in-memory database and a quiet service', async () => {
+    const store = Store.open(':memory:');
+    store.runs.insert(batch(10), 16384);
+    expect(store.runs.busy).toBe(false);
+    expect(pragma(store.db, 'wal_autocheckpoint')).toBe(1000);
+    await store.close();
+  });
+});
