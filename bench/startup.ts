@@ -9,8 +9,9 @@
 //
 // What runs is the built code, as installed: the launcher runs the sources whenever src/ is newer
 // than dist/ (always, in a tree being edited), and type-stripping every module at load costs
-// seconds. So the sources are compiled into a private copy first (bin/, dist/, package.json, and
-// links to node_modules and web/dist), without touching the checkout's dist/.
+// seconds. So the sources are compiled and bundled into a private copy first, as `npm run build`
+// does (bin/, dist/, package.json, and links to node_modules and web/dist), without touching the
+// checkout's dist/.
 //
 // Options: BENCH_STARTUP_YAML adds YAML to the generated config (e.g. a plugin section);
 // BENCH_STARTUP_ENTRY=checkout runs the checkout's bin/pipit.js as it is instead.
@@ -77,6 +78,10 @@ export function buildCopy(): string {
   copyFileSync(join(ROOT, 'bin/pipit.js'), join(root, 'bin/pipit.js'));
   copyFileSync(join(ROOT, 'package.json'), join(root, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+  // The rest of `npm run build` (it resolves the dependencies: after the link above).
+  const bundler = [join(ROOT, 'scripts/bundle.js'), join(root, 'dist')];
+  const bundle = spawnSync(process.execPath, bundler, { encoding: 'utf8' });
+  if (bundle.status !== 0) throw new Error(`the bundle failed:\n${bundle.stdout}${bundle.stderr}`);
   mkdirSync(join(root, 'web'));
   if (existsSync(join(ROOT, 'web/dist')))
     symlinkSync(join(ROOT, 'web/dist'), join(root, 'web/dist'));

@@ -5,7 +5,7 @@
 // the command instead; when there is none, it says what to do.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -45,6 +45,9 @@ if (major < REQUIRED_MAJOR) {
     else process.exit(code ?? 1);
   });
 } else {
+  // V8's compiled code for the bundled modules, kept on disk (in the system's temporary folder)
+  // between runs: compiling them again cost `pipit run` about 15 ms of its 0.25 s.
+  module.enableCompileCache?.();
   await import(pathToFileURL(entryPoint()).href);
 }
 

@@ -66,6 +66,7 @@ async function withService<T>(fn: (service: Service) => Promise<T>): Promise<T> 
   const { config } = resolveConfig({ explicit: configPath() });
   const service = await createService(config, {
     log: createLogger({ level: process.env.PIPIT_LOG_LEVEL ?? 'warn' }),
+    metrics: false,
   });
   try {
     return await fn(service);

@@ -1,4 +1,5 @@
 import { Registry as PromRegistry } from 'prom-client';
+import { PipitError } from '../core/errors.ts';
 import type { Registry } from '../core/registry.ts';
 import type { RunObserver } from '../core/runs.ts';
 import type { MetricsHooks } from '../core/services.ts';
@@ -52,4 +53,21 @@ export function createMetrics(registry: Registry): Metrics {
     ws: wsMetrics(register),
     scrape: () => PromRegistry.merge([register, processMetrics()]).metrics(),
   };
+}
+
+/**
+ * The metrics of a service that serves HTTP: every service but a one-off command's has them (see
+ * createService's `metrics` option), and the HTTP backend refuses one without.
+ *
+ * @example
+ * const metrics = requireMetrics(service);
+ * metrics.ws.eventDelivered();
+ */
+export function requireMetrics(service: { metrics?: Metrics | undefined }): Metrics {
+  if (!service.metrics)
+    throw new PipitError(
+      'INTERNAL',
+      'this service was created without metrics (metrics: false): it cannot serve HTTP',
+    );
+  return service.metrics;
 }

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { loadConfig } from '../../src/config/load.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { buildHttpApp } from '../../src/http/server.ts';
+import { requireMetrics } from '../../src/metrics/metrics.ts';
 import { createService } from '../../src/service.ts';
 import { builtinPlugins } from '../../src/plugins/index.ts';
 import { accepting, freePort } from '../helpers/net.ts';
@@ -404,11 +405,15 @@ describe('Spotify API calls', () => {
 
   it('are counted by status code, 429s included', async () => {
     const counted = async (status: string) =>
-      sample(parseExposition(await t.service.metrics.scrape()), 'pipit_upstream_requests_total', {
-        api: 'spotify',
-        method: 'GET',
-        status,
-      }) ?? 0;
+      sample(
+        parseExposition(await requireMetrics(t.service).scrape()),
+        'pipit_upstream_requests_total',
+        {
+          api: 'spotify',
+          method: 'GET',
+          status,
+        },
+      ) ?? 0;
     const ok = await counted('200');
     expect(await counted('429')).toBe(0);
 

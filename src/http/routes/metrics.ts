@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { startMetricsListener } from '../../metrics/listener.ts';
 import type { MetricsListener } from '../../metrics/listener.ts';
-import { METRICS_CONTENT_TYPE } from '../../metrics/metrics.ts';
+import { METRICS_CONTENT_TYPE, requireMetrics } from '../../metrics/metrics.ts';
 import type { Service } from '../../service.ts';
 import { requireUser } from '../guard.ts';
 
@@ -14,8 +14,9 @@ import { requireUser } from '../guard.ts';
  * curl -s -H "Authorization: Bearer $TOKEN" http://localhost:8008/metrics
  */
 export function metricsRoutes(app: FastifyInstance, service: Service): void {
+  const metrics = requireMetrics(service);
   app.get('/metrics', { preHandler: requireUser(service) }, async (_req, reply) => {
-    const body = await service.metrics.scrape();
+    const body = await metrics.scrape();
     return reply.type(METRICS_CONTENT_TYPE).header('cache-control', 'no-store').send(body);
   });
 
@@ -27,7 +28,7 @@ export function metricsRoutes(app: FastifyInstance, service: Service): void {
     listener = await startMetricsListener({
       port: separate.port,
       host: separate.bind_address,
-      scrape: () => service.metrics.scrape(),
+      scrape: () => metrics.scrape(),
       log,
     });
     log.info({ url: listener.url }, `metrics served without authentication on ${listener.url}`);

@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import type { Principal } from '../../auth/auth.ts';
 import { PipitError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
+import { requireMetrics } from '../../metrics/metrics.ts';
 import type { WsEndpoint, WsMetrics } from '../../metrics/ws-metrics.ts';
 import type { Service } from '../../service.ts';
 import { CloseCode } from './frames.ts';
@@ -44,7 +45,7 @@ export class Connections {
 
   constructor(service: Service, opts: { pingIntervalMs: number }) {
     this.log = service.log.child({ component: 'ws' });
-    this.metrics = service.metrics.ws;
+    this.metrics = requireMetrics(service).ws;
     this.keepAlive = new KeepAlive(opts.pingIntervalMs, () => this.recheckAll());
     this.stopRevoke = service.auth.onRevoke((tokenId) => {
       for (const conn of this.byToken.get(tokenId) ?? []) {

@@ -5,6 +5,7 @@ import type { Delivery } from '../../events/bus.ts';
 import { makeEvent } from '../../events/event.ts';
 import type { IncomingEvent } from '../../events/event.ts';
 import { CoreKinds } from '../../events/kinds.ts';
+import { requireMetrics } from '../../metrics/metrics.ts';
 import type { Service } from '../../service.ts';
 import type { Connections } from './connections.ts';
 import { refuse, upgradeAuth } from './connection-auth.ts';
@@ -51,7 +52,7 @@ function toEvent(service: Service, frame: IncomingEvent) {
 export function eventsHandler(service: Service, connections: Connections, limits: SendLimits) {
   const log = service.log.child({ component: 'ws', endpoint: '/ws/events' });
   const asErrorFrame = (message: string) => errorFrame(message.split('\n'));
-  const metrics = service.metrics.ws;
+  const metrics = requireMetrics(service).ws;
 
   return (socket: WebSocket, req: FastifyRequest): void => {
     const auth = upgradeAuth(req);
