@@ -213,9 +213,9 @@ describe('run history', () => {
     const detail = await tree(t, run!.id);
     expect(detail.args).toEqual({ text: 'leak?', password: '[redacted]' });
     expect(detail.output).toEqual({ text: 'leak?', password: '[redacted]' });
-    expect(JSON.stringify(t.service.store.db.prepare('SELECT * FROM run_batches').all())).not.toContain(
-      'hunter2',
-    );
+    expect(
+      JSON.stringify(t.service.store.db.prepare('SELECT * FROM run_batches').all()),
+    ).not.toContain('hunter2');
   });
 
   it('refuses to replay a run whose secret arguments were masked, and an unknown run', async () => {
