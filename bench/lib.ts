@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { cpus } from 'node:os';
 import { createInterface } from 'node:readline';
 
 /**
@@ -28,6 +29,29 @@ async function hasTaskset(): Promise<boolean> {
   const [code] = (await once(child, 'exit').catch(() => [1])) as [number];
   tasksetKnown = code === 0;
   return tasksetKnown;
+}
+
+/**
+ * Runs `fn` with this process (and so every process it starts) allowed on all cores, then puts
+ * its affinity back. `npm run bench` pins itself to the generator's core; a benchmark whose
+ * servers cannot be pinned (the cluster's three instances and redis-server) would otherwise crowd
+ * that one core with everything it starts. (All cores from os.cpus(): availableParallelism()
+ * counts only the cores allowed now.)
+ *
+ * @example
+ * await onAllCores(() => benchCluster({ seconds: 3 }));
+ */
+export async function onAllCores<T>(fn: () => Promise<T>): Promise<T> {
+  if (!(await hasTaskset())) return fn();
+  const pid = String(process.pid);
+  const before = spawnSync('taskset', ['-p', '-c', pid], { encoding: 'utf8' });
+  const previous = /:\s*(\S+)\s*$/.exec(before.stdout)?.[1];
+  spawnSync('taskset', ['-a', '-p', '-c', `0-${cpus().length - 1}`, pid]);
+  try {
+    return await fn();
+  } finally {
+    if (previous) spawnSync('taskset', ['-a', '-p', '-c', previous, pid]);
+  }
 }
 
 /** Stops a target spawned by {@link spawnTarget}. */
