@@ -20,9 +20,11 @@ let received = 0;
 function sentOf(payload: Buffer): number {
   const i = payload.indexOf(SENT);
   if (i < 0) return NaN;
+  // Digits and the decimal point, compared as bytes: 20,000 frames a second come through here.
   let end = i + SENT.length;
-  while (end < payload.length && /[\d.]/.test(String.fromCharCode(payload[end]!))) end++;
-  return Number(payload.subarray(i + SENT.length, end).toString());
+  for (let c = payload[end]; c !== undefined && ((c >= 0x30 && c <= 0x39) || c === 0x2e);)
+    c = payload[++end];
+  return Number(payload.toString('latin1', i + SENT.length, end));
 }
 
 const sockets: LeanSocket[] = [];

@@ -196,6 +196,7 @@ describe('/hook/<name>', () => {
     expect(big.statusCode).toBe(413);
     const bad = await t.app.inject({ method: 'GET', url: `/hook/${'a'.repeat(200)}` });
     expect(bad.statusCode).toBe(400);
+    expect(bad.json().response.errors[0]).toMatch(/"a{40}…" is not a hook name: use 1 to 128/);
   });
 
   it('shows the event to subscribers with credentials redacted, and hooks still get them', async () => {
