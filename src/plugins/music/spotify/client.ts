@@ -141,8 +141,10 @@ export class SpotifyClient {
         if (wait <= this.config.max_retry_after_seconds && attempts < max) {
           attempts++;
           this.log.debug({ what, retryAfter: wait }, 'Spotify rate limit: waiting');
-          ownPause = this.pausedUntil = Math.max(this.pausedUntil, timers.now() + wait * 1000);
-          await timers.sleep(ownPause - timers.now(), opts.signal);
+          // One clock read: a millisecond ticking between two made the wait 1 ms short.
+          const now = timers.now();
+          ownPause = this.pausedUntil = Math.max(this.pausedUntil, now + wait * 1000);
+          await timers.sleep(ownPause - now, opts.signal);
           continue;
         }
         this.blockedUntil = Math.max(this.blockedUntil, timers.now() + wait * 1000);
