@@ -28,6 +28,7 @@ export const ErrorCodes = [
   'REQUEST_TIMEOUT',
   /** Too many attempts; retry later. */
   'RATE_LIMITED',
+  // Above: the client's request is refused (CLIENT_CODES). Below: it could not be carried out.
   /** An action ran and failed (reported in `errors`, HTTP 200 on /execute). */
   'ACTION_FAILED',
   /** An upstream service (e.g. Spotify) failed or is unreachable. */
@@ -44,21 +45,13 @@ export const ErrorCodes = [
 
 export type ErrorCode = (typeof ErrorCodes)[number];
 
-/** Codes that say the client's request was refused (their errors are made without a stack trace). */
-export const CLIENT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'BAD_REQUEST',
-  'INVALID_ARGUMENTS',
-  'NOT_FOUND',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'NO_USER',
-  'CONFLICT',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'HEADERS_TOO_LARGE',
-  'REQUEST_TIMEOUT',
-  'RATE_LIMITED',
-]);
+/**
+ * Codes that say the client's request was refused: those of the table before ACTION_FAILED. Their
+ * errors are made without a stack trace.
+ */
+export const CLIENT_CODES: ReadonlySet<ErrorCode> = new Set(
+  ErrorCodes.slice(0, ErrorCodes.indexOf('ACTION_FAILED')),
+);
 
 /** Extra, client-safe facts about an error (e.g. `retryAfter` seconds for RATE_LIMITED). */
 export interface ErrorDetails {
