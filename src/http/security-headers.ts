@@ -56,6 +56,13 @@ const API_PATHS = new Set([
   '/spotify/auth/disconnect',
 ]);
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route sets its own security headers (see {@link securityHeaders}). */
+    ownSecurityHeaders?: boolean;
+  }
+}
+
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 /** True for a route pattern whose answers are JSON only (they get {@link API_HEADERS}). */
@@ -78,6 +85,37 @@ export function setSecurityHeaders(
   if (req.protocol === 'https') reply.header('strict-transport-security', HSTS);
 }
 
+/**
+ * The table for an answer of this content type: {@link API_HEADERS} for JSON and plain text, which
+ * a browser shows as text (they are sent with `nosniff`) and never runs as a page;
+ * {@link DOCUMENT_HEADERS} for anything else (HTML, images, downloads, or no type at all).
+ *
+ * @example
+ * headersFor('application/json; charset=utf-8'); // API_HEADERS
+ * headersFor('text/html'); // DOCUMENT_HEADERS
+ */
+export function headersFor(contentType: string | undefined): Readonly<Record<string, string>> {
+  const media = contentType?.split(';', 1)[0]!.trim().toLowerCase();
+  return media === 'application/json' || media === 'text/plain' ? API_HEADERS : DOCUMENT_HEADERS;
+}
+
+/**
+ * {@link setSecurityHeaders}, leaving alone the headers the reply has already (a web hook's
+ * listener may set its own Cache-Control or CSP).
+ *
+ * @example
+ * addSecurityHeaders(request, reply, headersFor(String(reply.getHeader('content-type'))));
+ */
+export function addSecurityHeaders(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  headers: Readonly<Record<string, string>>,
+): void {
+  for (const name in headers) if (!reply.hasHeader(name)) reply.header(name, headers[name]);
+  if (req.protocol === 'https' && !reply.hasHeader('strict-transport-security'))
+    reply.header('strict-transport-security', HSTS);
+}
+
 const apiHook: onRequestHookHandler = (req, reply, done) => {
   setSecurityHeaders(req, reply, API_HEADERS);
   done();
@@ -91,13 +129,16 @@ const documentHook: onRequestHookHandler = (req, reply, done) => {
  * Gives every route registered on `app` (and its child scopes) from now on an `onRequest` hook
  * with the right header table, chosen once per route rather than per request. Answers made
  * outside such routes set their own: `/execute` and the not-found and error replies (see
- * `sendError`), which is what keeps `/execute` free of hooks.
+ * `sendError`), which is what keeps `/execute` free of hooks, and routes whose answers' type is
+ * known only at the end, which say so with `config: { ownSecurityHeaders: true }` and pick their
+ * table with {@link headersFor} (`/hook/<name>`: a listener answers JSON, text or HTML).
  *
  * @example
  * await app.register(async (scope) => { securityHeaders(scope); scope.get('/x', handler); });
  */
 export function securityHeaders(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
+    if (route.config?.ownSecurityHeaders) return;
     const hook = isApiRoute(route.url) ? apiHook : documentHook;
     const own = route.onRequest;
     route.onRequest = own === undefined ? [hook] : [hook, ...(Array.isArray(own) ? own : [own])];

@@ -248,7 +248,8 @@ describe('authentication', () => {
     expect(api.headers['cross-origin-resource-policy']).toBe('same-origin');
     expect(api.headers['cache-control']).toBe('no-store');
     expect(api.headers['access-control-allow-origin']).toBeUndefined();
-    const page = await t.app.inject({ method: 'GET', url: '/hook/none' });
+    const page = await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
     expect(page.headers['content-security-policy']).toMatch(/default-src 'self'/);
     expect(page.headers['x-frame-options']).toBe('DENY');
   });

@@ -85,6 +85,67 @@ describe('security headers', () => {
   });
 });
 
+describe('security headers of web hook answers', () => {
+  // What a listener answers decides the set: JSON and text are shown as text (nosniff) and get
+  // the API set; HTML and other types get the document set; the listener's own headers win.
+  const SCRIPT = `import { hook } from 'pipit';
+hook('WebhookEvent', { hook: 'json' }, () => ({ ok: true }));
+hook('WebhookEvent', { hook: 'text' }, () => 'plain words');
+hook('WebhookEvent', { hook: 'html' }, (e) => e.send_response('<p>hi</p>', 200, { 'Content-Type': 'text/html; charset=utf-8' }));
+hook('WebhookEvent', { hook: 'bytes' }, () => Buffer.from('raw'));
+hook('WebhookEvent', { hook: 'cached' }, (e) => e.send_response({ ok: 1 }, 200, { 'Cache-Control': 'max-age=60' }));
+hook('WebhookEvent', { hook: 'own-csp' }, (e) => e.send_response('<p>x</p>', 200, { 'content-type': 'text/html', 'content-security-policy': "default-src 'none'" }));
+hook('WebhookEvent', { hook: 'empty' }, () => undefined);
+hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom'); });
+`;
+  let t: TestApp;
+  let cleanup: () => void;
+  beforeAll(async () => {
+    const tmp = tempDir();
+    cleanup = tmp.cleanup;
+    mkdirSync(join(tmp.dir, 'scripts'));
+    writeFileSync(join(tmp.dir, 'scripts', 'hooks.mjs'), SCRIPT);
+    t = await makeApp('scripts_dir: ./scripts\n', { dir: tmp.dir });
+  });
+  afterAll(async () => {
+    await t.close();
+    cleanup();
+  });
+  const get = (name: string) => t.app.inject({ method: 'GET', url: `/hook/${name}` });
+
+  it('sends the API set with JSON, text, empty and error answers', async () => {
+    for (const [name, status, type] of [
+      ['json', 200, /^application\/json/],
+      ['text', 200, /^text\/plain/],
+      ['empty', 204, undefined],
+      ['broken', 500, /^application\/json/],
+      ['no-such-hook', 404, /^application\/json/],
+    ] as const) {
+      const res = await get(name);
+      expect(res.statusCode, name).toBe(status);
+      if (type) expect(res.headers['content-type'], name).toMatch(type);
+      expectApiHeaders(res);
+      expect(res.headers['x-frame-options'], name).toBeUndefined();
+    }
+  });
+
+  it('sends the document set with HTML and other types, and keeps the headers a listener set', async () => {
+    const html = await get('html');
+    expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+    expectDocumentHeaders(html);
+    const bytes = await get('bytes');
+    expect(bytes.headers['content-type']).toBe('application/octet-stream');
+    expectDocumentHeaders(bytes);
+
+    const cached = await get('cached');
+    expect(cached.headers['cache-control']).toBe('max-age=60');
+    expect(cached.headers['x-content-type-options']).toBe('nosniff');
+    const csp = await get('own-csp');
+    expect(csp.headers['content-security-policy']).toBe("default-src 'none'");
+    expect(csp.headers['x-frame-options']).toBe('DENY');
+  });
+});
+
 describe('HTTP logging', () => {
   const BROKEN = `import { hook } from 'pipit';
 hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom in a listener'); });
