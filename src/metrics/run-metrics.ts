@@ -79,19 +79,30 @@ export function runMetrics(register: PromRegistry, registry: Registry): RunObser
     registers,
   });
 
-  // By the name as sent: known names skip the registry lookup after the first call. Unknown ones,
-  // and NOT_FOUND failures (a procedure a reload removed), are looked up each time and share the
-  // "(unknown)" cell, so they add no keys.
-  const byName = new Map<string, RequestCell>();
+  // By outcome, transport and the name as sent: known names skip the registry lookup after the
+  // first call, and no key is built per call (a concatenated key cost more than the rest of the
+  // observation). Unknown ones, and NOT_FOUND failures (a procedure a reload removed), are looked
+  // up each time and share the "(unknown)" cell, so they add no entries.
+  type ByTransport = Map<string, Map<string, RequestCell>>;
+  const byOutcome: Record<FinishedRun['outcome'], ByTransport> = {
+    ok: new Map(),
+    failed: new Map(),
+  };
+  let names = 0;
   const requestCell = (run: FinishedRun): RequestCell => {
-    const key = `${run.transport}\0${run.name}\0${run.outcome}`;
     const notFound = run.error_code === 'NOT_FOUND';
-    const hit = notFound ? undefined : byName.get(key);
+    const byTransport = byOutcome[run.outcome];
+    let byName = byTransport.get(run.transport);
+    const hit = notFound ? undefined : byName?.get(run.name);
     if (hit) return hit;
     const action = actionLabel(registry, run.name);
     const labels = { transport: run.transport, action, outcome: run.outcome };
     const cell = table.cell(`${run.transport}\0${action}\0${run.outcome}`, () => labels);
-    if (action !== UNKNOWN_ACTION && !notFound && byName.size < MAX_NAMES) byName.set(key, cell);
+    if (action !== UNKNOWN_ACTION && !notFound && names < MAX_NAMES) {
+      if (!byName) byTransport.set(run.transport, (byName = new Map<string, RequestCell>()));
+      byName.set(run.name, cell);
+      names++;
+    }
     return cell;
   };
 
