@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -44,18 +44,31 @@ export interface TestApp {
 }
 
 /**
- * Builds a service + HTTP app from a YAML snippet appended to a minimal config.
+ * Builds a service + HTTP app from a YAML snippet appended to a minimal config; `scripts` are
+ * written to `scripts/` (file name → source) and loaded from there.
  *
  * @example
  * const t = await makeApp('procedure.x:\n  - action: utils.echo');
+ * const h = await makeApp('', { scripts: { 'hooks.mjs': "import { hook } from 'pipit'; ..." } });
  */
 export async function makeApp(
   extraYaml = '',
-  opts: { dir?: string; http?: Record<string, unknown>; log?: Logger } = {},
+  opts: {
+    dir?: string;
+    http?: Record<string, unknown>;
+    log?: Logger;
+    scripts?: Record<string, string>;
+  } = {},
 ): Promise<TestApp> {
   const owned = opts.dir ? undefined : tempDir();
   const dir = opts.dir ?? owned!.dir;
   const configPath = join(dir, 'config.yaml');
+  if (opts.scripts) {
+    mkdirSync(join(dir, 'scripts'), { recursive: true });
+    for (const [name, source] of Object.entries(opts.scripts))
+      writeFileSync(join(dir, 'scripts', name), source);
+    extraYaml = `scripts_dir: ./scripts\n${extraYaml}`;
+  }
   writeFileSync(
     configPath,
     `device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${Object.entries(

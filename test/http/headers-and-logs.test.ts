@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_DIST } from '../../src/http/routes/ui.ts';
-import { captureLog, makeApp, registerAndToken, tempDir } from '../helpers/service.ts';
+import { captureLog, makeApp, registerAndToken } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';
 
 const API_SET = {
@@ -99,18 +99,10 @@ hook('WebhookEvent', { hook: 'empty' }, () => undefined);
 hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom'); });
 `;
   let t: TestApp;
-  let cleanup: () => void;
   beforeAll(async () => {
-    const tmp = tempDir();
-    cleanup = tmp.cleanup;
-    mkdirSync(join(tmp.dir, 'scripts'));
-    writeFileSync(join(tmp.dir, 'scripts', 'hooks.mjs'), SCRIPT);
-    t = await makeApp('scripts_dir: ./scripts\n', { dir: tmp.dir });
+    t = await makeApp('', { scripts: { 'hooks.mjs': SCRIPT } });
   });
-  afterAll(async () => {
-    await t.close();
-    cleanup();
-  });
+  afterAll(() => t.close());
   const get = (name: string) => t.app.inject({ method: 'GET', url: `/hook/${name}` });
 
   it('sends the API set with JSON, text, empty and error answers', async () => {
@@ -151,19 +143,9 @@ describe('HTTP logging', () => {
 hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom in a listener'); });
 `;
   async function appLoggingAt(level: 'warn' | 'info') {
-    const { dir, cleanup } = tempDir();
-    mkdirSync(join(dir, 'scripts'));
-    writeFileSync(join(dir, 'scripts', 'broken.mjs'), BROKEN);
     const { log, lines } = captureLog(level);
-    const t = await makeApp('scripts_dir: ./scripts\n', { dir, log });
-    return {
-      app: t.app,
-      lines,
-      close: async () => {
-        await t.close();
-        cleanup();
-      },
-    };
+    const t = await makeApp('', { log, scripts: { 'broken.mjs': BROKEN } });
+    return { app: t.app, lines, close: () => t.close() };
   }
 
   it('below "info" writes no access lines, yet logs an internal error with its request id, method and URL', async () => {
