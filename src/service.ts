@@ -107,6 +107,7 @@ export async function createService(
           plugins: () => [...registry.plugins.keys()],
         })
       : undefined;
+  if (cluster) metrics?.watchCluster(() => cluster.report());
   const events = new Events({
     bus: cluster?.bus ?? new LocalBus((err) => log.warn({ err }, 'an event subscriber failed')),
     origin: config.deviceId,

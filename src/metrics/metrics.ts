@@ -1,8 +1,10 @@
 import { Registry as PromRegistry } from 'prom-client';
+import type { ClusterReport } from '../core/cluster-port.ts';
 import { PipitError } from '../core/errors.ts';
 import type { Registry } from '../core/registry.ts';
 import type { RunObserver } from '../core/runs.ts';
 import type { MetricsHooks } from '../core/services.ts';
+import { clusterMetrics } from './cluster-metrics.ts';
 import { processMetrics } from './process-metrics.ts';
 import { runMetrics } from './run-metrics.ts';
 import { upstreamMetrics } from './upstream-metrics.ts';
@@ -32,6 +34,8 @@ export interface Metrics extends MetricsHooks {
   /** Add it to the service's run observers. */
   readonly observeRun: RunObserver;
   readonly ws: WsMetrics;
+  /** Adds the cluster's metrics, read from its report at scrape time (see clusterMetrics). */
+  watchCluster(report: () => Promise<ClusterReport>): void;
   /** The exposition text: this service's metrics, then the process's. */
   scrape(): Promise<string>;
 }
@@ -51,6 +55,7 @@ export function createMetrics(registry: Registry): Metrics {
     register,
     observeRun: runMetrics(register, registry),
     ws: wsMetrics(register),
+    watchCluster: (report) => clusterMetrics(register, report),
     scrape: () => PromRegistry.merge([register, processMetrics()]).metrics(),
   };
 }

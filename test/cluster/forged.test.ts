@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Seal } from '../../src/cluster/seal.ts';
+import { parseExposition, sample } from '../helpers/prometheus.ts';
 import { custom, record } from './frames.ts';
 import type { Received } from './frames.ts';
 import { SECRET, events, execute, instances, startCluster } from './harness.ts';
@@ -131,5 +132,47 @@ describe('messages written straight into Redis', () => {
     ]);
     const mallory = await execute(alpha, { action: 'utils.echo', target: 'mallory' });
     expect(mallory.status).toBe(404);
+  });
+
+  it('shows the same counts, the connection and the instances in /metrics', async () => {
+    // After the refusals above: the counters read the counts inspect.instances reports.
+    for (const m of [alpha, beta]) {
+      const res = await fetch(`${m.url}/metrics`, {
+        headers: { authorization: `Bearer ${m.token}` },
+      });
+      expect(res.status).toBe(200);
+      const metrics = parseExposition(await res.text());
+      const report = await instances(m);
+      expect(metrics.types.get('pipit_cluster_messages_refused_total')).toBe('counter');
+      for (const [reason, count] of Object.entries(report.refused as Record<string, number>))
+        expect({
+          reason,
+          count: sample(metrics, 'pipit_cluster_messages_refused_total', { reason }),
+        }).toEqual({ reason, count });
+      expect(
+        sample(metrics, 'pipit_cluster_messages_refused_total', { reason: 'unsigned' }),
+      ).toBeGreaterThanOrEqual(1);
+      expect(sample(metrics, 'pipit_cluster_connected')).toBe(1);
+      expect(sample(metrics, 'pipit_cluster_instances')).toBe(2);
+      expect(sample(metrics, 'pipit_cluster_requests_in_flight')).toBe(0);
+      expect(sample(metrics, 'pipit_cluster_events_buffered')).toBe(0);
+      expect(sample(metrics, 'pipit_cluster_events_lost_total', { reason: 'dropped' })).toBe(0);
+      const events = report.events as Record<string, number>;
+      expect(sample(metrics, 'pipit_cluster_events_total', { direction: 'published' })).toBe(
+        events.published,
+      );
+      expect(sample(metrics, 'pipit_cluster_events_total', { direction: 'received' })).toBe(
+        events.received,
+      );
+    }
+    // beta fired the "after-forgeries" event: alpha received it through Redis.
+    const alphaMetrics = parseExposition(
+      await (
+        await fetch(`${alpha.url}/metrics`, { headers: { authorization: `Bearer ${alpha.token}` } })
+      ).text(),
+    );
+    expect(
+      sample(alphaMetrics, 'pipit_cluster_events_total', { direction: 'received' }),
+    ).toBeGreaterThanOrEqual(1);
   });
 });

@@ -11,95 +11,13 @@ import { requireMetrics } from '../../src/metrics/metrics.ts';
 import { createService } from '../../src/service.ts';
 import { builtinPlugins } from '../../src/plugins/index.ts';
 import { accepting, freePort } from '../helpers/net.ts';
+import { parseExposition, promNumber, sample } from '../helpers/prometheus.ts';
+import type { Exposition } from '../helpers/prometheus.ts';
 import { makeApp, registerAndToken, tempDir } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';
 import { authorize, spotifyApp, startEmu } from '../plugins/spotify/helpers.ts';
 import type { SpotifyEmulator } from '../spotify-emulator/index.ts';
 import { bearer, closeAll, connect } from './ws-client.ts';
-
-/** One sample line of the text format: `name{label="value",...} value`. */
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-interface Exposition {
-  samples: Sample[];
-  help: Map<string, string>;
-  types: Map<string, string>;
-}
-
-const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*/;
-const LABEL = /\s*([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"\s*(,|$)/y;
-
-// As Prometheus reads values (Go's ParseFloat): NaN and Inf in any case; prom-client writes "Nan".
-function number(text: string): number {
-  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(text);
-  if (special) {
-    if (special[2]!.toLowerCase() === 'nan') return NaN;
-    return special[1] === '-' ? -Infinity : Infinity;
-  }
-  const value = Number(text);
-  if (Number.isNaN(value) || text.trim() === '') throw new Error(`not a sample value: ${text}`);
-  return value;
-}
-
-function unescape(value: string): string {
-  return value.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
-}
-
-/**
- * Parses the Prometheus text exposition format (version 0.0.4) strictly: every line is a
- * `# HELP`, a `# TYPE`, or a sample `name{labels} value [timestamp]`; anything else throws.
- */
-function parseExposition(text: string): Exposition {
-  const out: Exposition = { samples: [], help: new Map(), types: new Map() };
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    const meta = /^# (HELP|TYPE) (\S+) (.*)$/.exec(line);
-    if (meta) {
-      (meta[1] === 'HELP' ? out.help : out.types).set(meta[2]!, meta[3]!);
-      continue;
-    }
-    if (line.startsWith('#')) continue;
-    const name = NAME.exec(line)?.[0];
-    if (!name) throw new Error(`not a sample line: ${line}`);
-    let rest = line.slice(name.length);
-    const labels: Record<string, string> = {};
-    if (rest.startsWith('{')) {
-      const end = rest.lastIndexOf('}');
-      const body = rest.slice(1, end);
-      LABEL.lastIndex = 0;
-      while (LABEL.lastIndex < body.length) {
-        const at = LABEL.lastIndex;
-        const m = LABEL.exec(body);
-        if (!m || m.index !== at) throw new Error(`bad labels in: ${line}`);
-        labels[m[1]!] = unescape(m[2]!);
-      }
-      rest = rest.slice(end + 1);
-    }
-    const fields = rest.trim().split(/\s+/);
-    if (fields.length < 1 || fields.length > 2 || !rest.startsWith(' '))
-      throw new Error(`bad sample: ${line}`);
-    out.samples.push({ name, labels, value: number(fields[0]!) });
-  }
-  return out;
-}
-
-/** The value of the one sample named `name` whose labels include `labels`; undefined if none. */
-function sample(
-  exposition: Exposition,
-  name: string,
-  labels: Record<string, string> = {},
-): number | undefined {
-  const hits = exposition.samples.filter(
-    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
-  );
-  if (hits.length > 1)
-    throw new Error(`${hits.length} samples match ${name} ${JSON.stringify(labels)}`);
-  return hits[0]?.value;
-}
 
 const YAML = `
 event.hook.Ping:
@@ -182,7 +100,7 @@ describe('GET /metrics', () => {
       .filter((s) => s.name === 'pipit_request_duration_seconds_bucket')
       .filter((s) => s.labels.action === 'utils.echo' && s.labels.transport === 'http')
       .filter((s) => s.labels.outcome === 'ok')
-      .map((s) => [number(s.labels.le!), s.value] as const)
+      .map((s) => [promNumber(s.labels.le!), s.value] as const)
       .sort((a, b) => a[0] - b[0]);
     expect(buckets.length).toBeGreaterThan(5);
     for (let i = 1; i < buckets.length; i++)
@@ -298,6 +216,8 @@ describe('GET /metrics', () => {
       ]),
     );
     for (const name of names) expect(m.help.get(name)?.length).toBeGreaterThan(20);
+    // Without a redis section there is no cluster, and no cluster series (test/cluster has them).
+    expect(names.filter((n) => n.startsWith('pipit_cluster_'))).toEqual([]);
     expect(sample(m, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(sample(m, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(sample(m, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
