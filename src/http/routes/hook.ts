@@ -158,6 +158,7 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
         reply.raw.once('close', hangUp);
         const ctx = { signal: controller.signal, respond };
         const hooks = service.events.hooks;
+        // runOne turns a listener's failure into an outcome: neither of these rejects.
         if (listeners.length === 1)
           void hooks.runOne(listeners[0]!, event, ctx).then((o) => settle([o]));
         else void Promise.all(listeners.map((hook) => hooks.runOne(hook, event, ctx))).then(settle);
