@@ -106,8 +106,8 @@ export class BatchWriter {
   /** Slots 19-21: the flags, the arguments and the output, masked and cut. */
   #values(run: FinishedRun): string {
     const max = this.#maxBytes;
-    const args = redactForRecord(run.args, run.params);
-    const output = run.output === undefined ? undefined : redactKeys(run.output);
+    const args = safely(() => redactForRecord(run.args, run.params));
+    const output = run.output === undefined ? undefined : safely(() => redactKeys(run.output));
     if (output !== undefined) {
       // Both in one JSON.stringify (its cost is mostly per call): when the two fit together, each
       // fits alone.
@@ -274,6 +274,16 @@ export function textMatches(raw: RawRun, needle: string): boolean {
     value !== undefined &&
     (typeof value === 'string' ? value : JSON.stringify(value)).toLowerCase().includes(needle);
   return has(raw.name) || has(raw.args) || has(raw.errors ?? undefined) || has(raw.output);
+}
+
+// Values come from actions and scripts, and a getter may throw: the run is kept, saying so (an
+// exception here would lose the whole batch).
+function safely(read: () => unknown): unknown {
+  try {
+    return read();
+  } catch (err) {
+    return `[not JSON: ${err instanceof Error ? err.message : String(err)}]`;
+  }
 }
 
 function jsonText(value: unknown, max: number): { text: string; truncated: boolean } {

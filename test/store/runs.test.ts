@@ -88,6 +88,64 @@ describe('run batches', () => {
   });
 });
 
+describe('run batches: values that JSON writes its own way, or cannot write', () => {
+  const roundTrip = (runs: FinishedRun[], max: number) => {
+    const batch = new BatchWriter(runs[0]!.id, max);
+    for (const r of runs) batch.add(r);
+    return decodeBatch(batch.text());
+  };
+
+  it('says which outputs are not JSON (BigInt, a getter that throws), cuts cycles, and keeps the rest of the batch', () => {
+    const circular: Record<string, unknown> = { a: 1 };
+    circular.self = circular;
+    const [a, b, c, d] = roundTrip(
+      [
+        run({ id: at(1), output: circular }),
+        run({ id: at(2), output: { n: 10n } }),
+        run({
+          id: at(3),
+          output: Object.defineProperty({}, 'boom', {
+            enumerable: true,
+            get: () => {
+              throw new Error('no reading me');
+            },
+          }),
+        }),
+        run({ id: at(4), output: { fine: true } }),
+      ],
+      16384,
+    );
+    // Masking walks 32 levels at most: a cycle is cut there.
+    expect(JSON.stringify(a!.output)).toContain('[too deep]');
+    expect(b!.output).toMatch(/^\[not JSON: .*BigInt/i);
+    expect(c!.output).toBe('[not JSON: no reading me]');
+    expect(d).toMatchObject({ output: { fine: true }, output_truncated: false });
+  });
+
+  it('writes values that decide their own JSON (toJSON, class instances) as JSON writes them', () => {
+    class Point {
+      x = 1;
+      y = 2;
+    }
+    const when = new Date(MS);
+    const [a, b] = roundTrip(
+      [run({ id: at(1), output: { when } }), run({ id: at(2), output: new Point() })],
+      16384,
+    );
+    expect(a!.output).toEqual({ when: when.toISOString() });
+    expect(b!.output).toEqual({ x: 1, y: 2 });
+  });
+
+  it('cuts a value of class instances past the limit like any other', () => {
+    const [a] = roundTrip(
+      [run({ id: at(1), output: { at: new Date(MS), pad: 'p'.repeat(50) } })],
+      40,
+    );
+    expect(a).toMatchObject({ output_truncated: true });
+    expect(String(a!.output)).toHaveLength(40);
+  });
+});
+
 describe('the run history store', () => {
   function store(): { db: DatabaseSync; runs: Runs } {
     const db = openDatabase(':memory:');
