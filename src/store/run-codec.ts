@@ -282,8 +282,13 @@ function safely(read: () => unknown): unknown {
   try {
     return read();
   } catch (err) {
-    return `[not JSON: ${err instanceof Error ? err.message : String(err)}]`;
+    return notJson(err);
   }
+}
+
+/** What is kept of a value that cannot be written as JSON: the reason. */
+function notJson(err: unknown): string {
+  return `[not JSON: ${err instanceof Error ? err.message : String(err)}]`;
 }
 
 function jsonText(value: unknown, max: number): { text: string; truncated: boolean } {
@@ -292,7 +297,7 @@ function jsonText(value: unknown, max: number): { text: string; truncated: boole
     text = JSON.stringify(value) ?? 'null';
   } catch (err) {
     // An output that is not JSON (a circular value from a script's run()): say so, keep the run.
-    text = JSON.stringify(`[not JSON: ${err instanceof Error ? err.message : String(err)}]`);
+    text = JSON.stringify(notJson(err));
   }
   return text.length > max
     ? { text: text.slice(0, max), truncated: true }
