@@ -192,8 +192,7 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
             errors,
           );
         }
-        addSecurityHeaders(req, reply, API_HEADERS);
-        return reply.code(204).send();
+        return answer(reply, name, { body: undefined, status: 204, headers: {} });
       },
     });
   });
