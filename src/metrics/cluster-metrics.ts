@@ -2,9 +2,6 @@ import { Counter, Gauge } from 'prom-client';
 import type { Registry as PromRegistry } from 'prom-client';
 import type { ClusterReport } from '../core/cluster-port.ts';
 
-// The gauges and counters below read one report per scrape: a scrape collects them together.
-const REPORT_REUSE_MS = 100;
-
 /**
  * The cluster's state as metrics, read from its report at scrape time (nothing is counted twice:
  * the cluster keeps the counts `inspect.instances` shows):
@@ -26,12 +23,6 @@ const REPORT_REUSE_MS = 100;
  * // pipit_cluster_connected 1
  */
 export function clusterMetrics(register: PromRegistry, report: () => Promise<ClusterReport>): void {
-  let latest: { at: number; report: Promise<ClusterReport> } | undefined;
-  const read = () => {
-    const now = Date.now();
-    if (!latest || now - latest.at > REPORT_REUSE_MS) latest = { at: now, report: report() };
-    return latest.report;
-  };
   const registers = [register];
   const gauge = (name: string, help: string, value: (r: ClusterReport) => number) =>
     new Gauge({
@@ -39,7 +30,7 @@ export function clusterMetrics(register: PromRegistry, report: () => Promise<Clu
       help,
       registers,
       async collect() {
-        this.set(value(await read()));
+        this.set(value(await report()));
       },
     });
   gauge(
@@ -74,7 +65,7 @@ export function clusterMetrics(register: PromRegistry, report: () => Promise<Clu
       labelNames: [label],
       registers,
       async collect() {
-        const counts = values(await read());
+        const counts = values(await report());
         this.reset();
         for (const [value, count] of Object.entries(counts))
           this.inc({ [label]: value } as Record<L, string>, count);
