@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Seal } from '../../src/cluster/seal.ts';
-import { parseExposition, sample } from '../helpers/prometheus.ts';
+import { sample } from '../helpers/prometheus.ts';
 import { custom, record } from './frames.ts';
 import type { Received } from './frames.ts';
-import { SECRET, events, execute, instances, startCluster } from './harness.ts';
+import { SECRET, events, execute, instances, metricsOf, startCluster } from './harness.ts';
 import type { Member, TestCluster } from './harness.ts';
 
 let cluster: TestCluster;
@@ -137,11 +137,7 @@ describe('messages written straight into Redis', () => {
   it('shows the same counts, the connection and the instances in /metrics', async () => {
     // After the refusals above: the counters read the counts inspect.instances reports.
     for (const m of [alpha, beta]) {
-      const res = await fetch(`${m.url}/metrics`, {
-        headers: { authorization: `Bearer ${m.token}` },
-      });
-      expect(res.status).toBe(200);
-      const metrics = parseExposition(await res.text());
+      const metrics = await metricsOf(m);
       const report = await instances(m);
       expect(metrics.types.get('pipit_cluster_messages_refused_total')).toBe('counter');
       for (const [reason, count] of Object.entries(report.refused as Record<string, number>))
@@ -166,11 +162,7 @@ describe('messages written straight into Redis', () => {
       );
     }
     // beta fired the "after-forgeries" event: alpha received it through Redis.
-    const alphaMetrics = parseExposition(
-      await (
-        await fetch(`${alpha.url}/metrics`, { headers: { authorization: `Bearer ${alpha.token}` } })
-      ).text(),
-    );
+    const alphaMetrics = await metricsOf(alpha);
     expect(
       sample(alphaMetrics, 'pipit_cluster_events_total', { direction: 'received' }),
     ).toBeGreaterThanOrEqual(1);

@@ -4,6 +4,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { freePort } from '../helpers/net.ts';
+import { parseExposition } from '../helpers/prometheus.ts';
+import type { Exposition } from '../helpers/prometheus.ts';
 import { CLI, startPipitProcess } from '../helpers/process.ts';
 import type { PipitProcess } from '../helpers/process.ts';
 import { tempDir } from '../helpers/service.ts';
@@ -216,6 +218,20 @@ export async function execute(
 export async function instances(member: Member): Promise<Json> {
   const { body } = await execute(member, { action: 'inspect.instances' });
   return body.response.output as Json;
+}
+
+/**
+ * The member's `/metrics`, parsed.
+ *
+ * @example
+ * sample(await metricsOf(alpha), 'pipit_cluster_connected'); // 1
+ */
+export async function metricsOf(member: Member): Promise<Exposition> {
+  const res = await fetch(`${member.url}/metrics`, {
+    headers: { authorization: `Bearer ${member.token}` },
+  });
+  if (res.status !== 200) throw new Error(`GET /metrics on ${member.name}: ${res.status}`);
+  return parseExposition(await res.text());
 }
 
 /** Resolves once `member` lists exactly `names` (polled: heartbeats are periodic by design). */

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/net.ts';
-import { parseExposition, sample } from '../helpers/prometheus.ts';
+import { sample } from '../helpers/prometheus.ts';
 import { tempDir } from '../helpers/service.ts';
-import { configYaml, execute, instances, launch, waitForReadyz } from './harness.ts';
+import { configYaml, execute, instances, launch, metricsOf, waitForReadyz } from './harness.ts';
 import type { Member } from './harness.ts';
 import { startRedis } from './redis-server.ts';
 import type { RedisServer } from './redis-server.ts';
@@ -38,13 +38,7 @@ describe('Redis down when an instance starts', () => {
     expect((await execute(solo, { action: 'utils.echo', args: { a: 1 } })).status).toBe(200);
     expect((await execute(solo, { action: 'utils.echo', target: 'other' })).status).toBe(503);
     await execute(solo, { action: 'event.fire', args: { subtype: 'raised-while-down' } });
-    const scrape = async () =>
-      parseExposition(
-        await (
-          await fetch(`${solo.url}/metrics`, { headers: { authorization: `Bearer ${solo.token}` } })
-        ).text(),
-      );
-    const whileDown = await scrape();
+    const whileDown = await metricsOf(solo);
     expect(sample(whileDown, 'pipit_cluster_connected')).toBe(0);
     expect(sample(whileDown, 'pipit_cluster_events_buffered')).toBeGreaterThanOrEqual(1);
 
@@ -52,7 +46,7 @@ describe('Redis down when an instance starts', () => {
     cleanups.push(() => redis.stop());
     await waitForReadyz(solo, 200);
     expect((await instances(solo)).cluster).toBe('connected');
-    expect(sample(await scrape(), 'pipit_cluster_connected')).toBe(1);
+    expect(sample(await metricsOf(solo), 'pipit_cluster_connected')).toBe(1);
 
     // What waited in memory is in the stream now, for the other instances.
     const client = new Redis(redis.url);
