@@ -97,6 +97,7 @@ hook('WebhookEvent', { hook: 'cached' }, (e) => e.send_response({ ok: 1 }, 200, 
 hook('WebhookEvent', { hook: 'own-csp' }, (e) => e.send_response('<p>x</p>', 200, { 'content-type': 'text/html', 'content-security-policy': "default-src 'none'" }));
 hook('WebhookEvent', { hook: 'empty' }, () => undefined);
 hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom'); });
+hook('WebhookEvent', { hook: 'bigint' }, () => ({ n: 10n }));
 `;
   let t: TestApp;
   beforeAll(async () => {
@@ -111,6 +112,7 @@ hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom'); });
       ['text', 200, /^text\/plain/],
       ['empty', 204, undefined],
       ['broken', 500, /^application\/json/],
+      ['bigint', 500, /^application\/json/],
       ['no-such-hook', 404, /^application\/json/],
     ] as const) {
       const res = await get(name);
@@ -119,6 +121,14 @@ hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom'); });
       expectApiHeaders(res);
       expect(res.headers['x-frame-options'], name).toBeUndefined();
     }
+  });
+
+  it('answers 500 naming the problem when a listener returns what JSON cannot carry', async () => {
+    const res = await get('bigint');
+    expect(res.statusCode).toBe(500);
+    expect(res.json().response.errors[0]).toMatch(
+      /the answer of hook "bigint" cannot be stored or sent as JSON: it holds a BigInt \(at "n"\)/,
+    );
   });
 
   it('sends the document set with HTML and other types, and keeps the headers a listener set', async () => {
