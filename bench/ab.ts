@@ -1,6 +1,6 @@
 import type { CpuShares } from './cpu.ts';
 import { generatorBound } from './cpu.ts';
-import { median } from './lib.ts';
+import { median, quantile } from './lib.ts';
 
 /** A median and the range around it. */
 export interface Spread {
@@ -28,6 +28,21 @@ export interface Measured {
   cpu: CpuShares;
   /** What drove the load: "wrk", "autocannon", "node (ws)". */
   generator: string;
+  /**
+   * Every latency of the leg (ms), for a p99 comparison pooled over all its legs; dropped once
+   * pooled, so that results files stay small.
+   */
+  samples?: Float64Array | undefined;
+}
+
+/** A p99 comparison's p99s over every sample of all legs of each side. */
+export interface Pooled {
+  baseline: number;
+  subject: number;
+  /** subject / baseline. */
+  ratio: number;
+  /** Samples per side. */
+  samples: { baseline: number; subject: number };
 }
 
 /** A leg of a comparison: runs its load for `seconds` and measures it. */
@@ -59,6 +74,21 @@ export interface Comparison {
   legs: Record<string, Measured[]>;
   /** Baseline legs in which the generator, not the server, was the limit. */
   generatorBoundLegs: number;
+  /** For a p99 comparison whose legs kept their samples: the goal is judged on this. */
+  pooled?: Pooled;
+}
+
+// One side's p99 over the samples of all its legs (then dropped from the legs).
+function pooledP99(list: Measured[]): { p99: number; count: number } | undefined {
+  if (!list.every((m) => m.samples)) return undefined;
+  const all = new Float64Array(list.reduce((n, m) => n + m.samples!.length, 0));
+  let at = 0;
+  for (const m of list) {
+    all.set(m.samples!, at);
+    at += m.samples!.length;
+    delete m.samples;
+  }
+  return { p99: quantile(all.sort(), 0.99), count: all.length };
 }
 
 /**
@@ -103,12 +133,25 @@ export async function abCompare(opts: {
   }
   const ratio = spread(ratios);
   const generatorBoundLegs = legs[opts.baseline.label]!.filter((m) => generatorBound(m.cpu)).length;
+  // A leg's p99 can rest on a handful of events (a fan-out event is a thousand samples at once):
+  // the p99 of every sample of the run, side by side, is what the goal is judged on when kept.
+  const base = opts.metric === 'p99' ? pooledP99(legs[opts.baseline.label]!) : undefined;
+  const subj = opts.metric === 'p99' ? pooledP99(legs[opts.subject.label]!) : undefined;
+  const pooled: Pooled | undefined =
+    base && subj
+      ? {
+          baseline: base.p99,
+          subject: subj.p99,
+          ratio: subj.p99 / base.p99,
+          samples: { baseline: base.count, subject: subj.count },
+        }
+      : undefined;
   const met =
     opts.goal === undefined
       ? undefined
       : opts.metric === 'rps'
         ? ratio.median >= opts.goal
-        : ratio.median <= opts.goal;
+        : (pooled?.ratio ?? ratio.median) <= opts.goal;
   const result: Comparison = {
     title: opts.title,
     metric: opts.metric,
@@ -120,6 +163,7 @@ export async function abCompare(opts: {
     ...(opts.goal === undefined ? {} : { goal: opts.goal, met }),
     legs,
     generatorBoundLegs,
+    ...(pooled ? { pooled } : {}),
   };
   print(result, opts, all);
   return result;
@@ -172,8 +216,14 @@ function print(
       ? ''
       : `   goal ${r.metric === 'rps' ? '>=' : '<='} ${r.goal}: ${r.met ? 'met' : 'NOT MET'}`;
   console.log(
-    `${what} ratio: median ${r.ratio.median.toFixed(2)} (spread ${r.ratio.min.toFixed(2)}–${r.ratio.max.toFixed(2)}; pairs ${r.ratios.map((x) => x.toFixed(2)).join(' ')})${goal}`,
+    `${what} ratio: median ${r.ratio.median.toFixed(2)} (spread ${r.ratio.min.toFixed(2)}–${r.ratio.max.toFixed(2)}; pairs ${r.ratios.map((x) => x.toFixed(2)).join(' ')})${r.pooled ? '' : goal}`,
   );
+  if (r.pooled) {
+    const p = r.pooled;
+    console.log(
+      `p99 over every sample of the run: baseline ${p.baseline.toFixed(2)} ms (${p.samples.baseline}), subject ${p.subject.toFixed(2)} ms (${p.samples.subject}): ratio ${p.ratio.toFixed(2)}${goal}`,
+    );
+  }
   const c = r.costRatio;
   console.log(
     `server CPU-cost ratio (baseline µs/req ÷ subject µs/req): median ${c.median.toFixed(2)} (spread ${c.min.toFixed(2)}–${c.max.toFixed(2)})`,

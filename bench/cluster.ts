@@ -13,17 +13,13 @@ import { Agent, request } from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { startCluster } from '../test/cluster/harness.ts';
 import type { Member } from '../test/cluster/harness.ts';
-import { onAllCores } from './lib.ts';
+import { onAllCores, quantile } from './lib.ts';
 import { benchOptions } from './options.ts';
 import { LeanSocket } from './ws-client.ts';
 
 const EVENTS_PER_SECOND = 20;
 const SUBSCRIBERS = 1_000;
 const THROUGHPUT_SOCKETS = 16;
-
-function quantile(sorted: Float64Array, q: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN;
-}
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 

@@ -61,6 +61,16 @@ export async function stopTarget(child: ChildProcessWithoutNullStreams): Promise
   await once(child, 'exit');
 }
 
+/**
+ * The `q` quantile of numbers sorted in ascending order (NaN when there are none).
+ *
+ * @example
+ * quantile(Float64Array.from([1, 2, 3]).sort(), 0.99); // 3
+ */
+export function quantile(sorted: ArrayLike<number>, q: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN;
+}
+
 /** The median of some numbers. */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -3,7 +3,7 @@ import { abCompare } from './ab.ts';
 import type { Comparison, Measured } from './ab.ts';
 import { sampleCpu } from './cpu.ts';
 import { cpuWindow } from './http-load.ts';
-import { spawnTarget, stopTarget } from './lib.ts';
+import { quantile, spawnTarget, stopTarget } from './lib.ts';
 import { LeanSocket } from './ws-client.ts';
 
 interface Target {
@@ -13,10 +13,6 @@ interface Target {
 }
 
 const EVENTS_PER_SECOND = 20;
-
-function quantile(sorted: Float64Array, q: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN;
-}
 
 async function openMany(url: string, count: number, token?: string): Promise<LeanSocket[]> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
@@ -143,6 +139,7 @@ async function fanOut(
     rps: received / seconds,
     p50: quantile(sorted, 0.5),
     p99: quantile(sorted, 0.99),
+    samples: sorted,
     errors: total * subscribers.length - received,
     cpu: await cpu,
     generator: 'node (lean ws client)',

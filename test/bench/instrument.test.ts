@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import Fastify from 'fastify';
 import { WebSocketServer } from 'ws';
 import { describe, expect, it } from 'vitest';
+import { abCompare } from '../../bench/ab.ts';
+import type { Measured } from '../../bench/ab.ts';
 import { generatorBound } from '../../bench/cpu.ts';
 import { LeanSocket } from '../../bench/ws-client.ts';
 import { hasWrk, startWrk, wrkScript } from '../../bench/wrk.ts';
@@ -13,6 +15,68 @@ describe('the benchmark instrument', () => {
     expect(generatorBound({ server: 0.97, generator: 0.97 })).toBe(false);
     expect(generatorBound({ server: 0.5, generator: 0.4 })).toBe(false);
     expect(generatorBound({ server: 0.6 })).toBe(false);
+  });
+
+  it('judges a p99 goal on every sample of the run, not on legs that rest on a few events', async () => {
+    // Each leg: 100 samples at 10 ms; the subject's first leg has one slow burst (3 samples at
+    // 90 ms), which is that leg's p99 and makes the median pair ratio 9 when there are 2 pairs.
+    const leg = (slow: number): Measured => {
+      const samples = Float64Array.from({ length: 100 }, (_, i) => (i < slow ? 90 : 10)).sort();
+      return {
+        rps: 100,
+        p50: 10,
+        p99: samples[99]!,
+        samples,
+        errors: 0,
+        cpu: {},
+        generator: 'test',
+      };
+    };
+    let subjectLegs = 0;
+    const logs: unknown[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => void logs.push(args.join(' '));
+    try {
+      const r = await abCompare({
+        title: 'pooled',
+        metric: 'p99',
+        pairs: 1,
+        seconds: 0,
+        warmupSeconds: 0,
+        goal: 1.3,
+        baseline: { label: 'base', run: async () => leg(0) },
+        subject: { label: 'subj', run: async () => leg(subjectLegs++ === 0 ? 3 : 0) },
+      });
+      expect(r.ratios).toEqual([9]);
+      expect(r.pooled).toEqual({
+        baseline: 10,
+        subject: 90,
+        ratio: 9,
+        samples: { baseline: 100, subject: 100 },
+      });
+      expect(r.met).toBe(false);
+      expect(r.legs.subj![0]!.samples).toBeUndefined();
+
+      const again = await abCompare({
+        title: 'pooled',
+        metric: 'p99',
+        pairs: 4,
+        seconds: 0,
+        warmupSeconds: 0,
+        goal: 1.3,
+        baseline: { label: 'base', run: async () => leg(0) },
+        subject: { label: 'subj', run: async () => leg(subjectLegs++ === 1 ? 3 : 0) },
+      });
+      // 3 slow samples in 400 are under 1%: the run's p99 is the baseline's.
+      expect(again.ratios.filter((x) => x === 9)).toHaveLength(1);
+      expect(again.pooled?.ratio).toBe(1);
+      expect(again.met).toBe(true);
+      expect(logs.join('\n')).toMatch(
+        /p99 over every sample of the run: .* ratio 1\.00 {3}goal <= 1\.3: met/,
+      );
+    } finally {
+      console.log = log;
+    }
   });
 
   it('escapes every byte of the body and headers in the Lua script', () => {
