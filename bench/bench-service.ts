@@ -6,6 +6,7 @@ import { loadConfig } from '../src/config/load.ts';
 import { createLogger } from '../src/core/logger.ts';
 import { buildHttpApp } from '../src/http/server.ts';
 import { builtinPlugins } from '../src/plugins/index.ts';
+import { tuneHeap } from '../src/process-policy.ts';
 import { createService } from '../src/service.ts';
 import type { Service } from '../src/service.ts';
 
@@ -29,6 +30,8 @@ export async function startBenchService(
   routes?: (app: FastifyInstance, service: Service) => void,
   extraYaml = '',
 ): Promise<BenchService> {
+  // What `pipit start` runs with; it applies to the whole target process, bare baselines included.
+  tuneHeap();
   const dir = mkdtempSync(join(tmpdir(), 'pipit-bench-'));
   mkdirSync(join(dir, 'scripts'));
   for (const [name, text] of Object.entries(scripts))

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import type { Logger } from './core/logger.ts';
 
 /** Exit status after an uncaught exception (EX_SOFTWARE): a service manager restarts on it. */
@@ -49,4 +50,25 @@ export function installProcessPolicy(
     process.off('unhandledRejection', onRejection);
     process.off('uncaughtException', onException);
   };
+}
+
+/** The V8 settings `pipit start` runs with (see {@link tuneHeap}). */
+export const SERVICE_V8_FLAGS: readonly string[] = ['--no-allocation-site-pretenuring'];
+
+/**
+ * Tunes V8 for a long-running service; `pipit start` calls it before the service starts (library
+ * users keep their own process's settings). Allocation-site pretenuring is turned off: under load,
+ * the finished runs that wait ~10 ms for their batched history write are alive at a scavenge often
+ * enough for V8 to decide that objects from the request path's allocation sites live long, and to
+ * allocate them in the old generation from then on. There they die young all the same, and pile up
+ * until a major GC: pauses of 20–30 ms every 1.5–2 s. Measured (same-run A/B of two services,
+ * `POST /execute` with the history on): p99 10.6 → 4.05 ms, throughput unchanged (ratio 1.00).
+ * Returns the flags it set.
+ *
+ * @example
+ * log.debug({ v8: tuneHeap() }, 'V8 settings for a service');
+ */
+export function tuneHeap(): readonly string[] {
+  for (const flag of SERVICE_V8_FLAGS) setFlagsFromString(flag);
+  return SERVICE_V8_FLAGS;
 }

@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import { isPipitError, PipitError, toPipitError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
-import { installProcessPolicy } from '../process-policy.ts';
+import { installProcessPolicy, tuneHeap } from '../process-policy.ts';
 import { loadEnabledPlugins } from '../plugins/catalog.ts';
 import { reloadService } from '../reload.ts';
 import { checkConfiguration } from '../user-layer.ts';
@@ -95,6 +95,7 @@ program
         { path: created },
         `no configuration found: wrote a commented default to ${created}`,
       );
+    log.debug({ v8: tuneHeap() }, 'V8 settings for a long-running service');
     const running = await startPipit(config, { log });
     installProcessPolicy(log, () => running.stop());
     const stop = (signal: string) => {

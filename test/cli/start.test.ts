@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPipitProcess, runCli } from '../helpers/process.ts';
 import type { PipitProcess } from '../helpers/process.ts';
 import { tempDir } from '../helpers/service.ts';
+import { SERVICE_V8_FLAGS } from '../../src/process-policy.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -85,6 +86,16 @@ describe('pipit start (a real process on a free port)', () => {
     });
     const reg = await post(`${proc.url}/register`, { username: 'eve', password: PASSWORD });
     expect(reg.status).toBe(403);
+  });
+
+  it('runs with the V8 settings of a long-running service, and says so at debug level', async () => {
+    proc = await startPipitProcess(configPath, { PIPIT_LOG_LEVEL: 'debug' });
+    const said = proc.logs
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg?: string; v8?: string[] })
+      .find((entry) => entry.msg === 'V8 settings for a long-running service');
+    expect(said?.v8).toEqual(['--no-allocation-site-pretenuring']);
+    expect(SERVICE_V8_FLAGS).toEqual(said?.v8);
   });
 
   it('finishes an in-flight request on SIGTERM before exiting', async () => {
