@@ -3,6 +3,7 @@ import { runIdAt } from '../core/runs.ts';
 import type { FinishedRun } from '../core/runs.ts';
 import type { WalCheckpointer } from './checkpointer.ts';
 import { BatchWriter, decodeBatch, textMatches, toDetail, toStored } from './run-codec.ts';
+import { RunPruner } from './run-prune.ts';
 import type { RawRun, StoredRun, StoredRunDetail } from './run-codec.ts';
 
 export type { StoredRun, StoredRunDetail } from './run-codec.ts';
@@ -55,6 +56,7 @@ export class Runs {
   private readonly db: DatabaseSync;
   private readonly synchronous: number;
   private readonly insertStmt: StatementSync;
+  private readonly pruner: RunPruner;
   private readonly tokenStmt: StatementSync;
   private lastId: number;
   private readonly parsed = new Map<number, RawRun[]>();
@@ -70,6 +72,7 @@ export class Runs {
     this.insertStmt = db.prepare(
       'INSERT INTO run_batches (min_id, max_id, last_id, size, failed, runs) VALUES (?, ?, ?, ?, ?, ?)',
     );
+    this.pruner = new RunPruner(db, () => this.count());
     this.tokenStmt = db.prepare('SELECT name FROM api_tokens WHERE id = ?');
     this.lastId = (
       db.prepare('SELECT coalesce(max(last_id), 0) AS id FROM run_batches').get() as { id: number }
@@ -78,9 +81,7 @@ export class Runs {
 
   /**
    * Writes finished runs as one batch; arguments and outputs longer than `maxOutputBytes` are
-   * cut. The history's commits are not fsynced one by one (`synchronous = NORMAL` in WAL: the
-   * checkpoint is): a power cut may lose the last runs written, never corrupt the file, and every
-   * other write keeps the connection's full durability.
+   * cut. The commit is not fsynced (see {@link Runs.withoutFsync}).
    */
   insert(runs: readonly FinishedRun[], maxOutputBytes: number): void {
     if (!runs.length) return;
@@ -96,13 +97,23 @@ export class Runs {
     for (const run of runs) batch.add(run);
     this.lastId = Math.max(this.lastId, max, runIdAt(Date.now()));
     const text = batch.text();
+    this.withoutFsync(() => this.insertStmt.run(min, max, this.lastId, runs.length, failed, text));
+    this.checkpointer?.wrote(text.length);
+  }
+
+  /**
+   * Runs a write of the history's own with `synchronous = NORMAL` (in WAL, its commit is not
+   * fsynced; the next checkpoint is): a power cut may lose the last runs written, or undo a prune
+   * that the next one does again, never corrupt the file. The connection's other writes keep their
+   * full durability.
+   */
+  private withoutFsync<T>(write: () => T): T {
     this.db.exec('PRAGMA synchronous = NORMAL');
     try {
-      this.insertStmt.run(min, max, this.lastId, runs.length, failed, text);
+      return write();
     } finally {
       this.db.exec(`PRAGMA synchronous = ${this.synchronous}`);
     }
-    this.checkpointer?.wrote(text.length);
   }
 
   /**
@@ -202,52 +213,15 @@ export class Runs {
   /**
    * Deletes runs older than `maxAgeMs` and all but the newest `maxCount`; returns how many went.
    * Whole batches go where they can; the batch on the boundary is written again without them.
+   * `maxBatches` bounds the batches one call deletes or writes again (one transaction): a service
+   * under load prunes in such steps, with requests served between them (see `RunHistory`), since
+   * a minute's backlog of a busy service is ~1M runs, and deleting them at once held the event
+   * loop for ~100 ms. 0 means there was nothing left to prune.
    */
-  prune(opts: { maxCount: number; maxAgeMs: number; now?: number }): number {
+  prune(opts: { maxCount: number; maxAgeMs: number; now?: number; maxBatches?: number }): number {
     const cutoff = runIdAt((opts.now ?? Date.now()) - opts.maxAgeMs);
     this.parsed.clear();
-    let deleted = 0;
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      const old = this.db
-        .prepare('SELECT seq, last_id, size, max_id, runs FROM run_batches WHERE min_id < ?')
-        .all(cutoff) as unknown as (BatchRow & { size: number; max_id: number })[];
-      for (const row of old) {
-        if (row.max_id < cutoff) {
-          this.db.prepare('DELETE FROM run_batches WHERE seq = ?').run(row.seq);
-          deleted += row.size;
-        } else {
-          const kept = decodeBatch(row.runs).filter((r) => r.id >= cutoff);
-          deleted += row.size - kept.length;
-          this.rewrite(row.seq, kept);
-        }
-      }
-      let excess = this.count() - opts.maxCount;
-      const oldest = this.db.prepare(
-        'SELECT seq, last_id, size, runs FROM run_batches ORDER BY seq LIMIT 1',
-      );
-      while (excess > 0) {
-        const row = oldest.get() as (BatchRow & { size: number }) | undefined;
-        if (!row) break;
-        if (row.size <= excess) {
-          this.db.prepare('DELETE FROM run_batches WHERE seq = ?').run(row.seq);
-          excess -= row.size;
-          deleted += row.size;
-        } else {
-          const kept = decodeBatch(row.runs)
-            .sort((a, b) => a.id - b.id)
-            .slice(excess);
-          deleted += excess;
-          excess = 0;
-          this.rewrite(row.seq, kept);
-        }
-      }
-      this.db.exec('COMMIT');
-    } catch (err) {
-      this.db.exec('ROLLBACK');
-      throw err;
-    }
-    return deleted;
+    return this.withoutFsync(() => this.pruner.step(cutoff, opts.maxCount, opts.maxBatches));
   }
 
   /** How many runs are kept. */
@@ -255,26 +229,6 @@ export class Runs {
     return (
       this.db.prepare('SELECT coalesce(sum(size), 0) AS n FROM run_batches').get() as { n: number }
     ).n;
-  }
-
-  private rewrite(seq: number, runs: RawRun[]): void {
-    if (!runs.length) {
-      this.db.prepare('DELETE FROM run_batches WHERE seq = ?').run(seq);
-      return;
-    }
-    const ids = runs.map((r) => r.id);
-    this.db
-      .prepare(
-        'UPDATE run_batches SET min_id = ?, max_id = ?, size = ?, failed = ?, runs = ? WHERE seq = ?',
-      )
-      .run(
-        Math.min(...ids),
-        Math.max(...ids),
-        runs.length,
-        runs.filter((r) => r.outcome === 'failed').length,
-        JSON.stringify(runs),
-        seq,
-      );
   }
 
   /** The batch's runs, parsed (the newest few are kept parsed: batches change only when pruned). */

@@ -229,6 +229,37 @@ describe('the run history store', () => {
     });
   });
 
+  it('prunes in bounded steps to the same runs as a prune in one go', () => {
+    // 12 batches of 10 runs, a millisecond apart; by age the first 2.5 batches go (a boundary
+    // batch is written again), by count all but the newest 45.
+    const fill = () => {
+      const s = store();
+      for (let b = 0; b < 12; b++)
+        s.runs.insert(
+          Array.from({ length: 10 }, (_, i) => run({ id: at(b * 10 + i) })),
+          1024,
+        );
+      return s;
+    };
+    const opts = { maxCount: 45, maxAgeMs: 100, now: MS + 125 };
+    const whole = fill().runs;
+    expect(whole.prune(opts)).toBe(75);
+
+    const stepped = fill();
+    const seqs = () =>
+      (stepped.db.prepare('SELECT seq FROM run_batches').all() as { seq: number }[]).length;
+    const steps: number[] = [];
+    for (let n; (n = stepped.runs.prune({ ...opts, maxBatches: 2 }));) {
+      steps.push(n);
+      // Each step deletes or writes again at most 2 batches.
+      expect(seqs()).toBeGreaterThanOrEqual(12 - 2 * steps.length);
+    }
+    expect(steps).toEqual([20, 10, 20, 20, 5]);
+    const ids = (r: Runs) => r.list({ limit: 500 }).map((x) => Number(x.id));
+    expect(ids(stepped.runs)).toEqual(ids(whole));
+    expect(ids(whole)).toEqual(Array.from({ length: 45 }, (_, i) => at(119 - i)));
+  });
+
   it('prunes by count to the exact number, writing the boundary batch again', () => {
     const { runs } = store();
     for (let b = 0; b < 3; b++)

@@ -17,6 +17,11 @@ const CHECKPOINT_WAIT_MS = 5;
 const MAX_HELD = 50_000;
 /** How often old runs are pruned. */
 const PRUNE_MS = 60_000;
+/**
+ * Batches (of up to 256 runs) one prune step deletes or writes again, in one transaction: a couple
+ * of milliseconds, then the event loop serves requests before the next step.
+ */
+const PRUNE_STEP = 64;
 
 /**
  * The run history's writer: finished runs are queued on the hot path (no I/O there) and written
@@ -43,13 +48,15 @@ export class RunHistory {
   #timer: NodeJS.Timeout | undefined;
   #immediate: NodeJS.Immediate | undefined;
   readonly #pruneTimer: NodeJS.Timeout;
+  #pruning = false;
+  #closed = false;
 
   constructor(runs: Runs, config: RunsConfig, log: Logger) {
     this.#runs = runs;
     this.#config = config;
     this.#log = log;
-    this.prune();
-    this.#pruneTimer = setInterval(() => this.prune(), PRUNE_MS).unref();
+    void this.prune();
+    this.#pruneTimer = setInterval(() => void this.prune(), PRUNE_MS).unref();
   }
 
   /**
@@ -81,22 +88,37 @@ export class RunHistory {
       this.#timer = setTimeout(() => this.flush(false), FLUSH_MS).unref();
   }
 
-  /** Deletes runs past the configured age and count; returns how many went. */
-  prune(): number {
+  /**
+   * Deletes runs past the configured age and count, {@link PRUNE_STEP} batches at a time with
+   * requests served between the steps; resolves with how many went (0 while a prune is running).
+   */
+  async prune(): Promise<number> {
+    if (this.#pruning) return 0;
+    this.#pruning = true;
+    let deleted = 0;
     try {
-      const deleted = this.#runs.prune({
-        maxCount: this.#config.max_runs,
-        maxAgeMs: this.#config.max_age_days * 86_400_000,
-      });
+      for (;;) {
+        const step = this.#runs.prune({
+          maxCount: this.#config.max_runs,
+          maxAgeMs: this.#config.max_age_days * 86_400_000,
+          maxBatches: PRUNE_STEP,
+        });
+        deleted += step;
+        if (!step) break;
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.#closed) break;
+      }
       if (deleted) this.#log.debug({ deleted }, 'pruned the run history');
-      return deleted;
     } catch (err) {
       this.#log.warn({ err }, 'could not prune the run history');
-      return 0;
+    } finally {
+      this.#pruning = false;
     }
+    return deleted;
   }
 
   close(): void {
+    this.#closed = true;
     clearInterval(this.#pruneTimer);
     this.flush();
   }

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FinishedRun } from '../../../src/core/runs.ts';
+import { runIdAt } from '../../../src/core/runs.ts';
+import { createLogger } from '../../../src/core/logger.ts';
+import { RunHistory } from '../../../src/plugins/runs/history.ts';
+import { Store } from '../../../src/store/store.ts';
+
+const run = (id: number): FinishedRun => ({
+  id,
+  parent_id: null,
+  root_id: id,
+  kind: 'action',
+  name: 'utils.echo',
+  transport: 'http',
+  caller: null,
+  trigger: null,
+  args: { text: 'hi' },
+  params: undefined,
+  started_at: Math.floor(id / 1024),
+  duration_ms: 0.1,
+  outcome: 'ok',
+  error_code: null,
+  errors: [],
+  output: { text: 'hi' },
+  replay_of: null,
+});
+
+describe('pruning the run history', () => {
+  const open: Array<{ history: RunHistory; store: Store }> = [];
+  afterEach(async () => {
+    for (const { history, store } of open.splice(0)) {
+      history.close();
+      await store.close();
+    }
+  });
+
+  it('prunes a large backlog in steps, serving the event loop between them', async () => {
+    const store = Store.open(':memory:');
+    const config = { record: true, max_runs: 100, max_age_days: 30, max_output_bytes: 16384 };
+    const history = new RunHistory(store.runs, config, createLogger({ level: 'silent' }));
+    open.push({ history, store });
+    // A busy minute's backlog, scaled down: 300 batches of 256 runs, all but 100 to go.
+    const start = Date.now() - 60_000;
+    for (let b = 0; b < 300; b++)
+      store.runs.insert(
+        Array.from({ length: 256 }, (_, i) => run(runIdAt(start + b) + i)),
+        16384,
+      );
+    const order: string[] = [];
+    const counts: number[] = [];
+    const served = () =>
+      setImmediate(() => {
+        order.push('served');
+        counts.push(store.runs.count());
+        if (order.length < 3) served();
+      });
+    served();
+    const pruned = history.prune().then((n) => {
+      order.push('pruned');
+      return n;
+    });
+    expect(await history.prune()).toBe(0); // one prune at a time
+    expect(await pruned).toBe(300 * 256 - 100);
+    expect(store.runs.count()).toBe(100);
+    // Requests ran while the prune went on, and each saw a step's progress, not all or nothing.
+    expect(order.slice(0, 3)).toEqual(['served', 'served', 'served']);
+    expect(counts[0]).toBeLessThan(300 * 256);
+    expect(counts[0]).toBeGreaterThan(100);
+    expect(counts[1]).toBeLessThan(counts[0]!);
+  });
+});
