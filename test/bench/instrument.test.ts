@@ -32,21 +32,25 @@ describe('the benchmark instrument', () => {
         generator: 'test',
       };
     };
-    let subjectLegs = 0;
-    const logs: unknown[] = [];
-    const log = console.log;
-    console.log = (...args: unknown[]) => void logs.push(args.join(' '));
-    try {
-      const r = await abCompare({
+    // `pairs` pairs whose subject's leg number `slowLeg` has the slow burst.
+    const compare = (pairs: number, slowLeg: number) => {
+      let n = 0;
+      return abCompare({
         title: 'pooled',
         metric: 'p99',
-        pairs: 1,
+        pairs,
         seconds: 0,
         warmupSeconds: 0,
         goal: 1.3,
         baseline: { label: 'base', run: async () => leg(0) },
-        subject: { label: 'subj', run: async () => leg(subjectLegs++ === 0 ? 3 : 0) },
+        subject: { label: 'subj', run: async () => leg(n++ === slowLeg ? 3 : 0) },
       });
+    };
+    const logs: unknown[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => void logs.push(args.join(' '));
+    try {
+      const r = await compare(1, 0);
       expect(r.ratios).toEqual([9]);
       expect(r.pooled).toEqual({
         baseline: 10,
@@ -57,16 +61,7 @@ describe('the benchmark instrument', () => {
       expect(r.met).toBe(false);
       expect(r.legs.subj![0]!.samples).toBeUndefined();
 
-      const again = await abCompare({
-        title: 'pooled',
-        metric: 'p99',
-        pairs: 4,
-        seconds: 0,
-        warmupSeconds: 0,
-        goal: 1.3,
-        baseline: { label: 'base', run: async () => leg(0) },
-        subject: { label: 'subj', run: async () => leg(subjectLegs++ === 1 ? 3 : 0) },
-      });
+      const again = await compare(4, 1);
       // 3 slow samples in 400 are under 1%: the run's p99 is the baseline's.
       expect(again.ratios.filter((x) => x === 9)).toHaveLength(1);
       expect(again.pooled?.ratio).toBe(1);

@@ -7,6 +7,7 @@ import type { FinishedRun } from '../../src/core/runs.ts';
 import { WalCheckpointer } from '../../src/store/checkpointer.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { Store } from '../../src/store/store.ts';
+import { finishedRun } from '../helpers/runs.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -20,28 +21,10 @@ function tempDb(): string {
 
 let id = Date.now() * 1024;
 function batch(n: number): FinishedRun[] {
-  return Array.from({ length: n }, () => {
-    id++;
-    return {
-      id,
-      parent_id: null,
-      root_id: id,
-      kind: 'action',
-      name: 'utils.echo',
-      transport: 'http',
-      caller: null,
-      trigger: null,
-      // Incompressible-ish text, so that the WAL grows as it would under real traffic.
-      args: { text: `${Math.random()}`.repeat(20) },
-      started_at: Math.floor(id / 1024),
-      duration_ms: 0.5,
-      outcome: 'ok',
-      error_code: null,
-      errors: [],
-      output: null,
-      replay_of: null,
-    };
-  });
+  return Array.from({ length: n }, () =>
+    // Incompressible-ish text, so that the WAL grows as it would under real traffic.
+    finishedRun({ id: ++id, args: { text: `${Math.random()}`.repeat(20) }, output: null }),
+  );
 }
 
 const pragma = (db: ReturnType<typeof openDatabase>, name: string) =>

@@ -1,29 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FinishedRun } from '../../../src/core/runs.ts';
 import { runIdAt } from '../../../src/core/runs.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import { RunHistory } from '../../../src/plugins/runs/history.ts';
 import { Store } from '../../../src/store/store.ts';
+import { finishedRun } from '../../helpers/runs.ts';
 
-const run = (id: number): FinishedRun => ({
-  id,
-  parent_id: null,
-  root_id: id,
-  kind: 'action',
-  name: 'utils.echo',
-  transport: 'http',
-  caller: null,
-  trigger: null,
-  args: { text: 'hi' },
-  params: undefined,
-  started_at: Math.floor(id / 1024),
-  duration_ms: 0.1,
-  outcome: 'ok',
-  error_code: null,
-  errors: [],
-  output: { text: 'hi' },
-  replay_of: null,
-});
+const run = (id: number) => finishedRun({ id });
 
 describe('pruning the run history', () => {
   const open: Array<{ history: RunHistory; store: Store }> = [];
