@@ -5,28 +5,16 @@ import { openDatabase, migrate } from '../../src/store/db.ts';
 import { MIGRATIONS } from '../../src/store/migrations.ts';
 import { BatchWriter, decodeBatch } from '../../src/store/run-codec.ts';
 import { Runs } from '../../src/store/runs.ts';
+import { finishedRun } from '../helpers/runs.ts';
 
 const MS = 1_795_400_000_000; // a fixed start time (2026-11-22)
 
 function run(over: Partial<FinishedRun> & { id: number }): FinishedRun {
-  return {
-    parent_id: null,
-    root_id: over.id,
-    kind: 'action',
-    name: 'utils.echo',
-    transport: 'http',
+  return finishedRun({
     caller: { user: 'ada', via: 'token', token_id: 'tok-1' },
-    trigger: null,
-    args: { text: 'hi' },
-    started_at: Math.floor(over.id / 1024),
     duration_ms: 1.25,
-    outcome: 'ok',
-    error_code: null,
-    errors: [],
-    output: { text: 'hi' },
-    replay_of: null,
     ...over,
-  };
+  });
 }
 
 const at = (ms: number, n = 0) => (MS + ms) * 1024 + n;
