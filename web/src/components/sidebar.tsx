@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { navigate } from '../lib/router.ts';
 import { Logo } from './logo.tsx';
 
@@ -29,8 +29,10 @@ export function Sidebar({ current, username, onLogout }: SidebarProps) {
   const account = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
 
-  // The folded account panel closes on Escape and on a press outside it.
-  useEffect(() => {
+  // The folded account panel closes on Escape and on a press outside it. A layout effect: the
+  // listeners are in place when the panel is shown, not after the next paint (a useEffect waits
+  // for it, up to 100 ms in a background tab), so an Escape pressed at once still closes it.
+  useLayoutEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
