@@ -119,9 +119,10 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     `,
   },
   {
-    // Pruning sums the batches' sizes and looks for old batches once per step (store/runs.ts):
-    // without an index both read every row's page (a 25 KB batch fills one), ~4 ms a step with a
-    // minute's backlog of a busy service. The index holds what those queries read.
+    // Pruning sums the batches' sizes and looks for old batches once per step
+    // (store/run-prune.ts): without an index both read every row's page (a 25 KB batch fills
+    // one), ~4 ms a step with a minute's backlog of a busy service. The index holds what those
+    // queries read.
     version: 4,
     name: 'an index for pruning the run history',
     sql: `
