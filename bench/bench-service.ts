@@ -30,8 +30,6 @@ export async function startBenchService(
   routes?: (app: FastifyInstance, service: Service) => void,
   extraYaml = '',
 ): Promise<BenchService> {
-  // What `pipit start` runs with; it applies to the whole target process, bare baselines included.
-  tuneHeap();
   const dir = mkdtempSync(join(tmpdir(), 'pipit-bench-'));
   mkdirSync(join(dir, 'scripts'));
   for (const [name, text] of Object.entries(scripts))
@@ -49,6 +47,9 @@ export async function startBenchService(
   const app = await buildHttpApp(service);
   routes?.(app, service);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  // As `pipit start` does once it is up; it applies to the whole target process, bare baselines
+  // included.
+  tuneHeap();
   return {
     service,
     app,

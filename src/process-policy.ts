@@ -56,13 +56,16 @@ export function installProcessPolicy(
 export const SERVICE_V8_FLAGS: readonly string[] = ['--no-allocation-site-pretenuring'];
 
 /**
- * Tunes V8 for a long-running service; `pipit start` calls it before the service starts (library
- * users keep their own process's settings). Allocation-site pretenuring is turned off: under load,
- * the finished runs that wait ~10 ms for their batched history write are alive at a scavenge often
+ * Tunes V8 for a long-running service: allocation-site pretenuring is turned off. Under load, the
+ * finished runs that wait ~10 ms for their batched history write are alive at a scavenge often
  * enough for V8 to decide that objects from the request path's allocation sites live long, and to
  * allocate them in the old generation from then on. There they die young all the same, and pile up
  * until a major GC: pauses of 20–30 ms every 1.5–2 s. Measured (same-run A/B of two services,
  * `POST /execute` with the history on): p99 10.6 → 4.05 ms, throughput unchanged (ratio 1.00).
+ *
+ * `pipit start` calls it once the service is up; library users keep their own process's settings.
+ * Set before the start, it cost 1.3 MB of idle RSS (start-up's long-lived objects went through the
+ * young generation); set after, the p99 gain was the same (9.4 → 4.1 ms) without that.
  * Returns the flags it set.
  *
  * @example

@@ -95,8 +95,8 @@ program
         { path: created },
         `no configuration found: wrote a commented default to ${created}`,
       );
-    log.debug({ v8: tuneHeap() }, 'V8 settings for a long-running service');
     const running = await startPipit(config, { log });
+    log.debug({ v8: tuneHeap() }, 'V8 settings for a long-running service');
     installProcessPolicy(log, () => running.stop());
     const stop = (signal: string) => {
       log.info({ signal }, 'shutting down: finishing in-flight requests');

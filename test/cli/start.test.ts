@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -89,13 +90,20 @@ describe('pipit start (a real process on a free port)', () => {
   });
 
   it('runs with the V8 settings of a long-running service, and says so at debug level', async () => {
-    proc = await startPipitProcess(configPath, { PIPIT_LOG_LEVEL: 'debug' });
-    const said = proc.logs
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { msg?: string; v8?: string[] })
-      .find((entry) => entry.msg === 'V8 settings for a long-running service');
-    expect(said?.v8).toEqual(['--no-allocation-site-pretenuring']);
-    expect(SERVICE_V8_FLAGS).toEqual(said?.v8);
+    const started = (proc = await startPipitProcess(configPath, { PIPIT_LOG_LEVEL: 'debug' }));
+    // Said once the service is up, so possibly after the line that says it listens.
+    const find = () =>
+      started.logs
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg?: string; v8?: string[] })
+        .find((entry) => entry.msg === 'V8 settings for a long-running service');
+    let said = find();
+    while (!said) {
+      await once(started.child.stdout, 'data');
+      said = find();
+    }
+    expect(said.v8).toEqual(['--no-allocation-site-pretenuring']);
+    expect(SERVICE_V8_FLAGS).toEqual(said.v8);
   });
 
   it('finishes an in-flight request on SIGTERM before exiting', async () => {
