@@ -4,6 +4,7 @@ import { createLogger } from '../../../src/core/logger.ts';
 import { RunHistory } from '../../../src/plugins/runs/history.ts';
 import { Store } from '../../../src/store/store.ts';
 import { finishedRun } from '../../helpers/runs.ts';
+import { captureLog } from '../../helpers/service.ts';
 
 const run = (id: number) => finishedRun({ id });
 
@@ -49,5 +50,32 @@ describe('pruning the run history', () => {
     expect(counts[0]).toBeLessThan(300 * 256);
     expect(counts[0]).toBeGreaterThan(100);
     expect(counts[1]).toBeLessThan(counts[0]!);
+  });
+
+  it('logs a prune that fails, keeps every run, and prunes again next time', async () => {
+    const store = Store.open(':memory:');
+    const { log, lines } = captureLog('warn');
+    const config = { record: true, max_runs: 100, max_age_days: 30, max_output_bytes: 16384 };
+    const history = new RunHistory(store.runs, config, log);
+    open.push({ history, store });
+    const start = Date.now() - 60_000;
+    for (let b = 0; b < 3; b++)
+      store.runs.insert(
+        Array.from({ length: 100 }, (_, i) => run(runIdAt(start + b) + i)),
+        16384,
+      );
+    // The table is out of reach for one prune (as a corrupt or locked database would be).
+    store.db.exec('ALTER TABLE run_batches RENAME TO run_batches_away');
+    expect(await history.prune()).toBe(0);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'could not prune the run history',
+        err: expect.objectContaining({ message: expect.stringMatching(/no such table/) }),
+      }),
+    );
+    store.db.exec('ALTER TABLE run_batches_away RENAME TO run_batches');
+    expect(store.runs.count()).toBe(300);
+    expect(await history.prune()).toBe(200);
+    expect(store.runs.count()).toBe(100);
   });
 });
