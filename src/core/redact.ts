@@ -44,8 +44,7 @@ export function redactForRecord(
   args: Record<string, unknown>,
   params?: ParamShape,
 ): Record<string, unknown> {
-  const declared = params ? redactArgs(params, args) : args;
-  return maskKeys(declared, 0) as Record<string, unknown>;
+  return shared.maskArgs(args, params);
 }
 
 /**
@@ -57,28 +56,90 @@ export function redactForRecord(
  * redactKeys({ user: 'ada', access_token: 'x' }); // { user: 'ada', access_token: '[redacted]' }
  */
 export function redactKeys(value: unknown): unknown {
-  return maskKeys(value, 0);
+  return shared.mask(value);
 }
 
-function maskKeys(value: unknown, depth: number): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (depth >= MAX_DEPTH) return '[too deep]';
-  if (Array.isArray(value)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const masked = maskKeys(value[i], depth + 1);
-      if (masked !== value[i]) (out ??= [...(value as unknown[])])[i] = masked;
+/**
+ * Masks like {@link redactKeys} and {@link redactForRecord}, and bounds, in the same walk, the
+ * length of the JSON text of what it returns: the run history embeds values whose bound is under
+ * its limit as they are, in one `JSON.stringify` per batch, and measures the others exactly.
+ * `size` is never below the real length; it is `Infinity` for a value whose JSON is its own to
+ * decide (`toJSON`, as Dates and Buffers have) or that JSON cannot write (BigInt).
+ *
+ * @example
+ * const masker = new SizedMasker();
+ * masker.mask({ token: 'x', n: 1 }); // { token: '[redacted]', n: 1 }
+ * masker.size >= '{"token":"[redacted]","n":1}'.length; // true
+ */
+export class SizedMasker {
+  /** The bound for the value last returned by {@link mask} or {@link maskArgs}. */
+  size = 0;
+
+  mask(value: unknown): unknown {
+    this.size = 0;
+    return this.#walk(value, 0);
+  }
+
+  maskArgs(args: Record<string, unknown>, params?: ParamShape): Record<string, unknown> {
+    return this.mask(params ? redactArgs(params, args) : args) as Record<string, unknown>;
+  }
+
+  // Bounds: a string's JSON is at most 6 characters a UTF-16 unit (\uXXXX) and its quotes; a
+  // number's at most 25 (-0.0000012345678901234567); an object member adds its key, quotes, colon
+  // and comma. Leaves JSON writes as null or leaves out (undefined, functions) count as null.
+  #walk(value: unknown, depth: number): unknown {
+    switch (typeof value) {
+      case 'string':
+        this.size += value.length * 6 + 2;
+        return value;
+      case 'number':
+        this.size += 25;
+        return value;
+      case 'boolean':
+        this.size += 5;
+        return value;
+      case 'bigint':
+        this.size = Infinity;
+        return value;
+      case 'object':
+        break;
+      default:
+        this.size += 4;
+        return value;
+    }
+    if (value === null) {
+      this.size += 4;
+      return value;
+    }
+    if (depth >= MAX_DEPTH) {
+      this.size += TOO_DEEP.length + 2;
+      return TOO_DEEP;
+    }
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') this.size = Infinity;
+    this.size += 2;
+    if (Array.isArray(value)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        this.size += 1;
+        const masked = this.#walk(value[i], depth + 1);
+        if (masked !== value[i]) (out ??= [...(value as unknown[])])[i] = masked;
+      }
+      return out ?? value;
+    }
+    let out: Record<string, unknown> | undefined;
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      this.size += key.length * 6 + 4;
+      let masked: unknown;
+      if (item !== undefined && item !== REDACTED && isSecretKey(key)) {
+        masked = REDACTED;
+        this.size += REDACTED.length + 2;
+      } else masked = this.#walk(item, depth + 1);
+      if (masked !== item) (out ??= { ...(value as Record<string, unknown>) })[key] = masked;
     }
     return out ?? value;
   }
-  let out: Record<string, unknown> | undefined;
-  for (const key of Object.keys(value)) {
-    const item = (value as Record<string, unknown>)[key];
-    const masked =
-      item !== undefined && item !== REDACTED && isSecretKey(key)
-        ? REDACTED
-        : maskKeys(item, depth + 1);
-    if (masked !== item) (out ??= { ...(value as Record<string, unknown>) })[key] = masked;
-  }
-  return out ?? value;
 }
+
+const TOO_DEEP = '[too deep]';
+const shared = new SizedMasker();

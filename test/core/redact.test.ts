@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { secret } from '../../src/core/action.ts';
-import { isSecretKey, redactForRecord } from '../../src/core/redact.ts';
+import { isSecretKey, redactForRecord, SizedMasker } from '../../src/core/redact.ts';
 
 describe('redactForRecord', () => {
   it('masks credential keys at any depth, whatever their case or separator', () => {
@@ -44,5 +44,67 @@ describe('redactForRecord', () => {
   it('matches whole key names only', () => {
     expect(['token', 'Access-Token', 'passwd', 'cookie'].every(isSecretKey)).toBe(true);
     expect(['tokens_used', 'author', 'password_hint_shown', 'text'].some(isSecretKey)).toBe(false);
+  });
+});
+
+describe('SizedMasker', () => {
+  const masker = new SizedMasker();
+  const sized = (value: unknown) => {
+    const masked = masker.mask(value);
+    return { masked, size: masker.size, length: (JSON.stringify(masked) ?? 'null').length };
+  };
+
+  it('bounds the JSON of what it returns, escapes and extreme numbers included', () => {
+    const values: unknown[] = [
+      'plain',
+      'quote " backslash \\ newline \n tab \t',
+      '\u0000\u001f control characters',
+      'lone surrogate \ud800 and an emoji 😀',
+      -0.0000012345678901234567,
+      -1.7976931348623157e308,
+      Number.MIN_VALUE,
+      NaN,
+      true,
+      null,
+      [],
+      {},
+      [undefined, () => 1, Symbol('s'), [[[]]]],
+      { gone: undefined, fn: () => 1, 'k"ey\n': 'v', nested: { a: [1, 'two', { three: 3 }] } },
+      { password: 'x'.repeat(500), list: [{ token: 't' }] },
+    ];
+    for (const value of values) {
+      const { size, length } = sized(value);
+      expect(size, JSON.stringify(value)).toBeGreaterThanOrEqual(length);
+    }
+  });
+
+  it('measures the value it returns: masked, and cut at its depth limit', () => {
+    const masked = sized({ password: 'x'.repeat(500) });
+    expect(masked.masked).toEqual({ password: '[redacted]' });
+    expect(masked.size).toBeLessThan(100);
+    const deep: Record<string, unknown> = {};
+    let at = deep;
+    for (let i = 0; i < 100; i++) at = at.next = { pad: 'p'.repeat(100) };
+    const cut = sized(deep);
+    expect(JSON.stringify(cut.masked)).toContain('[too deep]');
+    expect(cut.size).toBeGreaterThanOrEqual(cut.length);
+  });
+
+  it('cannot bound values whose JSON is their own (toJSON) or that JSON refuses (BigInt)', () => {
+    expect(sized({ when: new Date(0) }).size).toBe(Infinity);
+    expect(sized([Buffer.from('abc')]).size).toBe(Infinity);
+    masker.mask({ n: 10n });
+    expect(masker.size).toBe(Infinity);
+    // The next value starts from nothing.
+    expect(sized({ n: 1 }).size).toBeLessThan(50);
+  });
+
+  it('masks as redactForRecord does, declared secret parameters included', () => {
+    const params = { topic: z.string(), pin: secret(z.string().optional()) };
+    expect(masker.maskArgs({ topic: 't', pin: '1234', token: 'x' }, params)).toEqual({
+      topic: 't',
+      pin: '[redacted]',
+      token: '[redacted]',
+    });
   });
 });

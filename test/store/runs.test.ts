@@ -124,6 +124,42 @@ describe('run batches: values that JSON writes its own way, or cannot write', ()
     expect(b!.output).toEqual({ x: 1, y: 2 });
   });
 
+  it('measures a value the masking walk cannot bound under the limit, and keeps it whole when it fits', () => {
+    // 40 characters bound at 6 each (escapes) are over 100; their JSON is 42.
+    const [a, b] = roundTrip(
+      [
+        run({ id: at(1), args: { text: 'é'.repeat(40) }, output: ['é'.repeat(40)] }),
+        run({ id: at(2), output: 'é'.repeat(120) }),
+      ],
+      100,
+    );
+    expect(a).toMatchObject({
+      args: { text: 'é'.repeat(40) },
+      args_truncated: false,
+      output: ['é'.repeat(40)],
+      output_truncated: false,
+    });
+    expect(b).toMatchObject({ output: `"${'é'.repeat(99)}`, output_truncated: true });
+  });
+
+  it('keeps the batch when a value read fine by the masking walk fails to write afterwards', () => {
+    let reads = 0;
+    const fickle = Object.defineProperty({}, 'n', {
+      enumerable: true,
+      get: () => {
+        if (reads++) throw new Error('read twice');
+        return 1;
+      },
+    });
+    const [a, b] = roundTrip(
+      [run({ id: at(1), output: fickle }), run({ id: at(2), output: { fine: true } })],
+      16384,
+    );
+    expect(reads).toBeGreaterThan(1);
+    expect(a).toMatchObject({ output: '[not JSON: read twice]', output_truncated: false });
+    expect(b).toMatchObject({ output: { fine: true }, args: { text: 'hi' } });
+  });
+
   it('cuts a value of class instances past the limit like any other', () => {
     const [a] = roundTrip(
       [run({ id: at(1), output: { at: new Date(MS), pad: 'p'.repeat(50) } })],
