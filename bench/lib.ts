@@ -11,11 +11,12 @@ import { createInterface } from 'node:readline';
 export async function spawnTarget<T>(
   script: string,
   cpu: number,
+  env: Record<string, string> = {},
 ): Promise<{ child: ChildProcessWithoutNullStreams; info: T }> {
   const pinned = await hasTaskset();
   const cmd = pinned ? 'taskset' : process.execPath;
   const args = pinned ? ['-c', String(cpu), process.execPath, script] : [script];
-  const child = spawn(cmd, args, { env: { ...process.env, PIPIT_LOG_LEVEL: 'warn' } });
+  const child = spawn(cmd, args, { env: { ...process.env, PIPIT_LOG_LEVEL: 'warn', ...env } });
   child.stderr.on('data', (c: Buffer) => process.stderr.write(c));
   const rl = createInterface({ input: child.stdout });
   const [line] = (await once(rl, 'line')) as [string];

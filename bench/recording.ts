@@ -1,50 +1,85 @@
 import { join } from 'node:path';
 import { abCompare } from './ab.ts';
-import type { Comparison } from './ab.ts';
+import type { Comparison, Leg, Measured } from './ab.ts';
 import { loadHttp } from './http-load.ts';
 import { spawnTarget, stopTarget } from './lib.ts';
 
+interface Target {
+  recordingUrl: string;
+  recordingToken: string;
+  plainUrl: string;
+  plainToken: string;
+}
+
+const TARGET = join(import.meta.dirname, 'recording-target.ts');
+const BODY = JSON.stringify({
+  type: 'request',
+  action: 'utils.echo',
+  args: { text: 'hello', n: 1 },
+});
+/** Unmeasured load on a fresh process before its leg: start-up, JIT, the first checkpoint. */
+const FRESH_WARMUP_SECONDS = 3;
+
+const load = (url: string, token: string, seconds: number, connections: number, pid: number) =>
+  loadHttp(
+    {
+      url: `${url}/execute`,
+      body: BODY,
+      headers: { authorization: `Bearer ${token}` },
+      seconds,
+      connections,
+    },
+    pid,
+  );
+
+// One service in a process of its own, started for this leg only, warmed, measured, stopped.
+function freshLeg(label: string, record: boolean, connections: number): Leg {
+  return {
+    label,
+    async run(seconds: number): Promise<Measured> {
+      const { child, info } = await spawnTarget<Target>(TARGET, 0, {
+        RECORDING_TARGET_ONLY: String(record),
+      });
+      try {
+        const url = record ? info.recordingUrl : info.plainUrl;
+        const token = record ? info.recordingToken : info.plainToken;
+        await load(url, token, FRESH_WARMUP_SECONDS, connections, child.pid!);
+        return await load(url, token, seconds, connections, child.pid!);
+      } finally {
+        await stopTarget(child);
+      }
+    },
+  };
+}
+
 /**
  * What the run history costs: `POST /execute` (utils.echo, JWT) with `runs.record: true` against
- * the same service with `runs.record: false`, A/B/A/B in one run, both services in one process on
- * one core. Goal (issue 14): recording costs at most 5% of the throughput (ratio ≥ 0.95).
+ * `runs.record: false`, measured two ways, A/B/A/B. Goal (issue 14): recording costs at most 5% of
+ * the throughput (ratio ≥ 0.95).
+ *
+ * - `shared`: both services in one process on one core. No process-to-process offset, but the two
+ *   share their code, heap and JIT state, which may hide part of what the history costs.
+ * - `fresh`: each leg a new process with one service (warmed first), so nothing is shared; each
+ *   pair carries the offset of its two processes (a few %), which the median over pairs averages.
  *
  * @example
- * await benchRecording({ seconds: 3, pairs: 3, connections: 50 });
+ * const { shared, fresh } = await benchRecording({ seconds: 3, pairs: 3, connections: 50 });
  */
 export async function benchRecording(opts: {
   seconds: number;
   pairs: number;
   connections: number;
-}): Promise<Comparison> {
-  const { child, info } = await spawnTarget<{
-    recordingUrl: string;
-    recordingToken: string;
-    plainUrl: string;
-    plainToken: string;
-  }>(join(import.meta.dirname, 'recording-target.ts'), 0);
+}): Promise<{ shared: Comparison; fresh: Comparison }> {
+  const { child, info } = await spawnTarget<Target>(TARGET, 0);
+  let shared: Comparison;
   try {
-    const body = JSON.stringify({
-      type: 'request',
-      action: 'utils.echo',
-      args: { text: 'hello', n: 1 },
-    });
-    const leg = (label: string, url: string, token: string) => ({
+    const leg = (label: string, url: string, token: string): Leg => ({
       label,
-      run: (seconds: number) =>
-        loadHttp(
-          {
-            url: `${url}/execute`,
-            body,
-            headers: { authorization: `Bearer ${token}` },
-            seconds,
-            connections: opts.connections,
-          },
-          child.pid!,
-        ),
+      run: (seconds) => load(url, token, seconds, opts.connections, child.pid!),
     });
-    return await abCompare({
-      title: 'POST /execute with the run history recording vs without (runs.record: false)',
+    shared = await abCompare({
+      title:
+        'POST /execute with the run history recording vs without (runs.record: false), one process',
       metric: 'rps',
       pairs: opts.pairs,
       seconds: opts.seconds,
@@ -55,4 +90,22 @@ export async function benchRecording(opts: {
   } finally {
     await stopTarget(child);
   }
+  const fresh = await abCompare({
+    title: `The same, each leg a fresh process with one service (${FRESH_WARMUP_SECONDS} s warm-up each)`,
+    metric: 'rps',
+    pairs: opts.pairs,
+    seconds: opts.seconds,
+    goal: 0.95,
+    warmupSeconds: 0,
+    baseline: freshLeg('runs.record: false, fresh process', false, opts.connections),
+    subject: freshLeg('runs.record: true, fresh process', true, opts.connections),
+  });
+  return { shared, fresh };
+}
+
+// `node bench/recording.ts` runs this benchmark alone.
+if (import.meta.main) {
+  const { benchOptions } = await import('./options.ts');
+  const { seconds, pairs } = benchOptions();
+  await benchRecording({ seconds, pairs, connections: 50 });
 }

@@ -1,10 +1,12 @@
 import { once } from 'node:events';
+import { join } from 'node:path';
 import Fastify from 'fastify';
 import { WebSocketServer } from 'ws';
 import { describe, expect, it } from 'vitest';
 import { abCompare } from '../../bench/ab.ts';
 import type { Measured } from '../../bench/ab.ts';
 import { generatorBound } from '../../bench/cpu.ts';
+import { spawnTarget, stopTarget } from '../../bench/lib.ts';
 import { LeanSocket } from '../../bench/ws-client.ts';
 import { hasWrk, startWrk, wrkScript } from '../../bench/wrk.ts';
 
@@ -144,4 +146,36 @@ describe('the benchmark instrument', () => {
     ws.close();
     server.close();
   });
+
+  it('starts the history target with one service alone for a fresh-process leg, or both', async () => {
+    interface Target {
+      recordingUrl: string;
+      recordingToken: string;
+      plainUrl: string;
+    }
+    const target = join(import.meta.dirname, '../../bench/recording-target.ts');
+    const alone = await spawnTarget<Target>(target, 0, { RECORDING_TARGET_ONLY: 'true' });
+    try {
+      expect(alone.info.plainUrl).toBe('');
+      const res = await fetch(`${alone.info.recordingUrl}/execute`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${alone.info.recordingToken}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ type: 'request', action: 'utils.echo', args: { text: 'hi' } }),
+      });
+      expect(await res.json()).toMatchObject({ response: { output: { text: 'hi' } } });
+    } finally {
+      await stopTarget(alone.child);
+    }
+    expect(alone.child.exitCode).toBe(0);
+    const both = await spawnTarget<Target>(target, 0);
+    try {
+      expect(both.info.recordingUrl).toMatch(/^http:/);
+      expect(both.info.plainUrl).toMatch(/^http:/);
+    } finally {
+      await stopTarget(both.child);
+    }
+  }, 30_000);
 });
