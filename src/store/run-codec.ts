@@ -72,7 +72,7 @@ export interface RawRun {
  * depth), at the batched write, off the request's path; arguments and outputs are cut to
  * `maxBytes` characters of JSON.
  *
- * The whole batch is one `JSON.stringify` (its cost is mostly per call, ~0.5 µs a run less than a
+ * The whole batch is one `JSON.stringify` (its cost is mostly per call: ~0.3 µs a run less than a
  * call per run): a value goes in as it is when the masking walk bounds its JSON under `maxBytes`,
  * else it is written alone, measured, and cut or parsed back.
  *
@@ -133,8 +133,9 @@ export class BatchWriter {
       args = masker.maskArgs(run.args, run.params);
       argsSize = masker.size;
     } catch (err) {
+      // A reason can be long: measured like a value over the bound.
       args = notJson(err);
-      argsSize = 0;
+      argsSize = Infinity;
     }
     let output: unknown;
     let outputSize = 0;
@@ -144,6 +145,7 @@ export class BatchWriter {
         outputSize = masker.size;
       } catch (err) {
         output = notJson(err);
+        outputSize = Infinity;
       }
     }
     const has = run.output === undefined ? 0 : 4;

@@ -142,6 +142,20 @@ describe('run batches: values that JSON writes its own way, or cannot write', ()
     expect(b).toMatchObject({ output: `"${'é'.repeat(99)}`, output_truncated: true });
   });
 
+  it('cuts the reason kept for a value that cannot be read to the limit too', () => {
+    const loud = Object.defineProperty({}, 'boom', {
+      enumerable: true,
+      get: () => {
+        throw new Error('x'.repeat(500));
+      },
+    });
+    const [a] = roundTrip([run({ id: at(1), args: loud, output: loud })], 100);
+    expect(a).toMatchObject({ args_truncated: true, output_truncated: true });
+    expect(String(a!.args)).toHaveLength(100);
+    expect(String(a!.output)).toMatch(/^"\[not JSON: x{80}/);
+    expect(String(a!.output)).toHaveLength(100);
+  });
+
   it('keeps the batch when a value read fine by the masking walk fails to write afterwards', () => {
     let reads = 0;
     const fickle = Object.defineProperty({}, 'n', {
