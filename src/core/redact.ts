@@ -86,7 +86,7 @@ export class SizedMasker {
 
   // Bounds: a string's JSON is at most 6 characters a UTF-16 unit (\uXXXX) and its quotes; a
   // number's at most 25 (-0.0000012345678901234567); an object member adds its key, quotes, colon
-  // and comma. Leaves JSON writes as null or leaves out (undefined, functions) count as null.
+  // and comma. Values that JSON writes as null or leaves out (undefined, functions) count as null.
   #walk(value: unknown, depth: number): unknown {
     switch (typeof value) {
       case 'string':
