@@ -17,18 +17,24 @@ describe('pruning the run history', () => {
     }
   });
 
-  it('prunes a large backlog in steps, serving the event loop between them', async () => {
+  // A history keeping 100 runs, with `batches` batches of `size` runs written a minute ago.
+  const backlog = (batches: number, size: number, log = createLogger({ level: 'silent' })) => {
     const store = Store.open(':memory:');
     const config = { record: true, max_runs: 100, max_age_days: 30, max_output_bytes: 16384 };
-    const history = new RunHistory(store.runs, config, createLogger({ level: 'silent' }));
+    const history = new RunHistory(store.runs, config, log);
     open.push({ history, store });
-    // A busy minute's backlog, scaled down: 300 batches of 256 runs, all but 100 to go.
     const start = Date.now() - 60_000;
-    for (let b = 0; b < 300; b++)
+    for (let b = 0; b < batches; b++)
       store.runs.insert(
-        Array.from({ length: 256 }, (_, i) => run(runIdAt(start + b) + i)),
+        Array.from({ length: size }, (_, i) => run(runIdAt(start + b) + i)),
         16384,
       );
+    return { store, history };
+  };
+
+  it('prunes a large backlog in steps, serving the event loop between them', async () => {
+    // A busy minute's backlog, scaled down: 300 batches of 256 runs, all but 100 to go.
+    const { store, history } = backlog(300, 256);
     const order: string[] = [];
     const counts: number[] = [];
     const served = () =>
@@ -53,17 +59,8 @@ describe('pruning the run history', () => {
   });
 
   it('logs a prune that fails, keeps every run, and prunes again next time', async () => {
-    const store = Store.open(':memory:');
     const { log, lines } = captureLog('warn');
-    const config = { record: true, max_runs: 100, max_age_days: 30, max_output_bytes: 16384 };
-    const history = new RunHistory(store.runs, config, log);
-    open.push({ history, store });
-    const start = Date.now() - 60_000;
-    for (let b = 0; b < 3; b++)
-      store.runs.insert(
-        Array.from({ length: 100 }, (_, i) => run(runIdAt(start + b) + i)),
-        16384,
-      );
+    const { store, history } = backlog(3, 100, log);
     // The table is out of reach for one prune (as a corrupt or locked database would be).
     store.db.exec('ALTER TABLE run_batches RENAME TO run_batches_away');
     expect(await history.prune()).toBe(0);
