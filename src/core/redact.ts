@@ -32,44 +32,23 @@ const knownKeys = new Map<string, boolean>();
 const MAX_KNOWN_KEYS = 4096;
 
 /**
- * Arguments as the run history keeps them: the action's declared secret parameters and every key
- * that names a credential, at any depth, replaced by `[redacted]`. The input is never modified; it
- * is returned as is when there is nothing to mask (the common case costs one walk, no copy).
+ * Values as the run history keeps them: every key that names a credential (see
+ * {@link isSecretKey}), at any depth, replaced by `[redacted]`, and for arguments the action's
+ * declared secret parameters too (`utils.echo` returns its arguments; an HTTP answer may carry a
+ * token). The input is never modified; it is returned as is when there is nothing to mask (the
+ * common case costs one walk, no copy).
  *
- * @example
- * redactForRecord({ url: 'u', headers: { Authorization: 'Bearer x' } });
- * // { url: 'u', headers: { Authorization: '[redacted]' } }
- */
-export function redactForRecord(
-  args: Record<string, unknown>,
-  params?: ParamShape,
-): Record<string, unknown> {
-  return shared.maskArgs(args, params);
-}
-
-/**
- * Any value with the keys that name a credential masked at any depth (see {@link isSecretKey}):
- * what the run history keeps of an output (`utils.echo` returns its arguments; an HTTP answer may
- * carry a token). Returned as is when there is nothing to mask.
- *
- * @example
- * redactKeys({ user: 'ada', access_token: 'x' }); // { user: 'ada', access_token: '[redacted]' }
- */
-export function redactKeys(value: unknown): unknown {
-  return shared.mask(value);
-}
-
-/**
- * Masks like {@link redactKeys} and {@link redactForRecord}, and bounds, in the same walk, the
- * length of the JSON text of what it returns: the run history embeds values whose bound is under
- * its limit as they are, in one `JSON.stringify` per batch, and measures the others exactly.
- * `size` is never below the real length; it is `Infinity` for a value whose JSON is its own to
- * decide (`toJSON`, as Dates and Buffers have) or that JSON cannot write (BigInt).
+ * The same walk bounds the length of the JSON text of what it returns: the history embeds values
+ * whose bound is under its limit as they are, in one `JSON.stringify` per batch, and measures the
+ * others exactly. `size` is never below the real length; it is `Infinity` for a value whose JSON
+ * is its own to decide (`toJSON`, as Dates and Buffers have) or that JSON cannot write (BigInt).
  *
  * @example
  * const masker = new SizedMasker();
  * masker.mask({ token: 'x', n: 1 }); // { token: '[redacted]', n: 1 }
  * masker.size >= '{"token":"[redacted]","n":1}'.length; // true
+ * masker.maskArgs({ url: 'u', headers: { Authorization: 'Bearer x' } });
+ * // { url: 'u', headers: { Authorization: '[redacted]' } }
  */
 export class SizedMasker {
   /** The bound for the value last returned by {@link mask} or {@link maskArgs}. */
@@ -142,4 +121,3 @@ export class SizedMasker {
 }
 
 const TOO_DEEP = '[too deep]';
-const shared = new SizedMasker();

@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { secret } from '../../src/core/action.ts';
-import { isSecretKey, redactForRecord, SizedMasker } from '../../src/core/redact.ts';
+import type { ParamShape } from '../../src/core/action.ts';
+import { isSecretKey, SizedMasker } from '../../src/core/redact.ts';
 
-describe('redactForRecord', () => {
+const maskArgs = (args: Record<string, unknown>, params?: ParamShape) =>
+  new SizedMasker().maskArgs(args, params);
+
+describe('masking what the run history keeps', () => {
   it('masks credential keys at any depth, whatever their case or separator', () => {
     const args = {
       url: 'https://x',
@@ -11,7 +15,7 @@ describe('redactForRecord', () => {
       nested: [{ password: 'p', keep: 1 }],
       client_secret: 's',
     };
-    expect(redactForRecord(args)).toEqual({
+    expect(maskArgs(args)).toEqual({
       url: 'https://x',
       headers: { Authorization: '[redacted]', 'X-Api-Key': '[redacted]', Accept: 'json' },
       nested: [{ password: '[redacted]', keep: 1 }],
@@ -23,7 +27,7 @@ describe('redactForRecord', () => {
 
   it("masks the action's declared secret parameters whatever they are called", () => {
     const params = { topic: z.string(), pin: secret(z.string().optional()) };
-    expect(redactForRecord({ topic: 't', pin: '1234' }, params)).toEqual({
+    expect(maskArgs({ topic: 't', pin: '1234' }, params)).toEqual({
       topic: 't',
       pin: '[redacted]',
     });
@@ -31,14 +35,14 @@ describe('redactForRecord', () => {
 
   it('returns the same object when nothing is secret (no copy on the hot path)', () => {
     const args = { text: 'hi', list: [1, { a: 2 }] };
-    expect(redactForRecord(args)).toBe(args);
+    expect(maskArgs(args)).toBe(args);
   });
 
   it('stops at a depth limit instead of recursing without end', () => {
     const deep: Record<string, unknown> = {};
     let at = deep;
     for (let i = 0; i < 100; i++) at = at.next = {};
-    expect(JSON.stringify(redactForRecord(deep))).toContain('[too deep]');
+    expect(JSON.stringify(maskArgs(deep))).toContain('[too deep]');
   });
 
   it('matches whole key names only', () => {
@@ -99,7 +103,7 @@ describe('SizedMasker', () => {
     expect(sized({ n: 1 }).size).toBeLessThan(50);
   });
 
-  it('masks as redactForRecord does, declared secret parameters included', () => {
+  it('masks declared secret parameters and credential keys in one call', () => {
     const params = { topic: z.string(), pin: secret(z.string().optional()) };
     expect(masker.maskArgs({ topic: 't', pin: '1234', token: 'x' }, params)).toEqual({
       topic: 't',
