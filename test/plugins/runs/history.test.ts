@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/core/logger.ts';
+import { runIdAt } from '../../../src/core/runs.ts';
+import { RunHistory } from '../../../src/plugins/runs/history.ts';
+import type { HistoryLimits } from '../../../src/plugins/runs/history.ts';
+import { Store } from '../../../src/store/store.ts';
+import { finishedRun } from '../../helpers/runs.ts';
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the run history writer', () => {
+  const open: Array<{ history: RunHistory; store: Store }> = [];
+  afterEach(async () => {
+    for (const { history, store } of open.splice(0)) {
+      history.close();
+      await store.close();
+    }
+  });
+
+  const writer = (limits: HistoryLimits) => {
+    const store = Store.open(':memory:');
+    const config = { record: true, max_runs: 1_000_000, max_age_days: 30, max_output_bytes: 16384 };
+    const history = new RunHistory(store.runs, config, createLogger({ level: 'silent' }), limits);
+    open.push({ history, store });
+    const first = runIdAt(Date.now());
+    let next = 0;
+    // `n` runs finished in one go, as a script calling run() in a loop finishes them.
+    const burst = (n: number) => {
+      let mostHeld = 0;
+      for (let i = 0; i < n; i++) {
+        history.observer(finishedRun({ id: first + next++ }));
+        mostHeld = Math.max(mostHeld, history.held);
+      }
+      return mostHeld;
+    };
+    // The batches' first ids, in the order they were written.
+    const written = () =>
+      (
+        store.db.prepare('SELECT min_id FROM run_batches ORDER BY seq').all() as Array<{
+          min_id: number;
+        }>
+      ).map((row) => row.min_id - first);
+    return { store, history, burst, written };
+  };
+
+  it('writes the oldest batch itself once its cap of waiting runs is reached, losing none', () => {
+    const { store, history, burst, written } = writer({ maxHeld: 1024 });
+    // 5,000 runs before the event loop turns once: the writer's own turn never comes.
+    const mostHeld = burst(5000);
+    expect(mostHeld).toBeLessThan(1024);
+    expect(history.held).toBeLessThan(1024);
+    expect(store.runs.count()).toBe(5000 - history.held);
+    history.flush();
+    expect(history.held).toBe(0);
+    expect(store.runs.count()).toBe(5000);
+    // Oldest first, 256 at a time, the last batch the 136 left over.
+    const starts = written();
+    expect(starts).toEqual(Array.from({ length: 20 }, (_, i) => i * 256));
+  });
+
+  it('writes every waiting full batch in one turn while its time allows', async () => {
+    const { store, history, burst } = writer({ catchUpMs: 60_000 });
+    burst(10 * 256 + 17);
+    expect(store.runs.count()).toBe(0); // queued on the hot path, nothing written there
+    await turn();
+    // The ten full batches went in one turn; the 17 left wait for their timer or the next batch.
+    expect(store.runs.count()).toBe(10 * 256);
+    expect(history.held).toBe(17);
+  });
+
+  it('writes one batch a turn when its time is up, and the rest on the next turns', async () => {
+    const { store, history, burst } = writer({ catchUpMs: 0 });
+    burst(3 * 256);
+    await turn();
+    expect(store.runs.count()).toBe(256);
+    await turn();
+    expect(store.runs.count()).toBe(512);
+    await turn();
+    expect(store.runs.count()).toBe(768);
+    expect(history.held).toBe(0);
+  });
+});
