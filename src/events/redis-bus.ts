@@ -5,6 +5,7 @@ import type { RedisLink } from '../cluster/link.ts';
 import { payloadJson } from '../cluster/seal.ts';
 import type { Seal } from '../cluster/seal.ts';
 import { EventWire, KEYS } from '../cluster/wire.ts';
+import { Fifo } from '../core/fifo.ts';
 import type { Logger } from '../core/logger.ts';
 import { LocalBus } from './bus.ts';
 import type { Delivery, EventBus, Subscriber } from './bus.ts';
@@ -70,7 +71,7 @@ export class RedisBus implements EventBus {
   readonly #local: LocalBus;
   readonly #opts: RedisBusOptions;
   readonly #startedAt = Date.now();
-  #buffer: Outgoing[] = [];
+  readonly #buffer = new Fifo<Outgoing>();
   #flushing = false;
   #closed = false;
   #warnedFull = false;
@@ -174,12 +175,11 @@ export class RedisBus implements EventBus {
   }
 
   #hold(items: Outgoing[]): void {
-    this.#buffer.push(...items);
+    for (const item of items) this.#buffer.push(item);
     this.#retryLater();
     const excess = this.#buffer.length - this.#opts.bufferEvents;
     if (excess <= 0) return;
-    this.#buffer.splice(0, excess);
-    this.#stats.dropped += excess;
+    this.#stats.dropped += this.#buffer.dropOldest(excess);
     if (!this.#warnedFull) {
       this.#warnedFull = true;
       this.#opts.log.warn(
@@ -195,7 +195,7 @@ export class RedisBus implements EventBus {
     this.#flushing = true;
     try {
       while (this.#buffer.length && this.#opts.link.connected && !this.#closed) {
-        const batch = this.#buffer.splice(0, 256);
+        const batch = this.#buffer.take(256);
         const pipeline = this.#opts.link.command.pipeline();
         for (const item of batch)
           pipeline.xadd(
@@ -211,7 +211,7 @@ export class RedisBus implements EventBus {
         const failed = batch.filter((_, i) => !results[i] || results[i][0]);
         this.#stats.published += batch.length - failed.length;
         if (failed.length) {
-          this.#buffer.unshift(...failed);
+          this.#buffer.putBack(failed);
           break;
         }
       }

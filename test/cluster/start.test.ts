@@ -1,6 +1,7 @@
 // Issue 15: an instance whose Redis is down when it starts still starts, serves its own work, says
 // so (/readyz, inspect.instances, one log line), and joins the cluster when Redis comes up; the
-// events raised meanwhile are published then.
+// events raised meanwhile are published then (the newest `buffer_events` of them; the oldest are
+// dropped and counted).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -25,7 +26,7 @@ describe('Redis down when an instance starts', () => {
     const temp = tempDir('pipit-cluster-start-');
     cleanups.push(temp.cleanup);
     const configPath = join(temp.dir, 'config.yaml');
-    writeFileSync(configPath, configYaml('solo', url, ''));
+    writeFileSync(configPath, configYaml('solo', url, '  buffer_events: 3'));
     mkdirSync(join(temp.dir, 'scripts'));
     const solo: Member = await launch('solo', temp.dir, configPath);
     cleanups.push(async () => void (await solo.proc.stop()));
@@ -37,10 +38,17 @@ describe('Redis down when an instance starts', () => {
     expect(solo.proc.logs.join('\n')).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+/);
     expect((await execute(solo, { action: 'utils.echo', args: { a: 1 } })).status).toBe(200);
     expect((await execute(solo, { action: 'utils.echo', target: 'other' })).status).toBe(503);
-    await execute(solo, { action: 'event.fire', args: { subtype: 'raised-while-down' } });
+    // Events of its own may wait already (it started with Redis down): they are the oldest.
+    const before = sample(await metricsOf(solo), 'pipit_cluster_events_buffered');
+    expect(before).toBeLessThanOrEqual(3);
+    for (let i = 1; i <= 5; i++)
+      await execute(solo, { action: 'event.fire', args: { subtype: `raised-while-down-${i}` } });
     const whileDown = await metricsOf(solo);
     expect(sample(whileDown, 'pipit_cluster_connected')).toBe(0);
-    expect(sample(whileDown, 'pipit_cluster_events_buffered')).toBeGreaterThanOrEqual(1);
+    expect(sample(whileDown, 'pipit_cluster_events_buffered')).toBe(3);
+    expect(sample(whileDown, 'pipit_cluster_events_lost_total', { reason: 'dropped' })).toBe(
+      before + 5 - 3,
+    );
 
     const redis: RedisServer = await startRedis({ port });
     cleanups.push(() => redis.stop());
@@ -48,14 +56,17 @@ describe('Redis down when an instance starts', () => {
     expect((await instances(solo)).cluster).toBe('connected');
     expect(sample(await metricsOf(solo), 'pipit_cluster_connected')).toBe(1);
 
-    // What waited in memory is in the stream now, for the other instances.
+    // What waited in memory is in the stream now, for the other instances: the three newest, in
+    // the order they were raised.
     const client = new Redis(redis.url);
     cleanups.push(() => client.disconnect());
-    for (let i = 0; i < 100; i++) {
+    let raised: string[] = [];
+    for (let i = 0; i < 100 && raised.length < 3; i++) {
+      if (i) await new Promise((resolve) => setTimeout(resolve, 50));
       const entries = await client.xrange('pipit:events', '-', '+');
-      if (entries.some(([, fields]) => fields[1]?.includes('raised-while-down'))) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      raised = entries.flatMap(([, fields]) => fields[1]?.match(/raised-while-down-\d/g) ?? []);
     }
-    throw new Error('the event raised while Redis was down never reached the stream');
+    expect(raised).toEqual(['raised-while-down-3', 'raised-while-down-4', 'raised-while-down-5']);
+    expect(sample(await metricsOf(solo), 'pipit_cluster_events_buffered')).toBe(0);
   }, 30_000);
 });
