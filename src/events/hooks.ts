@@ -9,6 +9,29 @@ import type { EventPredicate } from './match.ts';
 // Hooks run from the bus have no caller to give up on them: one signal that never fires serves all.
 const NO_ABORT = new AbortController().signal;
 
+/**
+ * Runs of one hook that may be going at once. An event storm (a flooding MQTT device, a client
+ * publishing in a loop) met by a hook that waits (a sleep, a slow HTTP call) would otherwise start
+ * a run per event and hold each one's memory (~10 KB) until it ends: thousands a second for
+ * minutes is gigabytes, and the process dies. Past the cap, the event is skipped for that hook.
+ */
+export const MAX_RUNNING_PER_HOOK = 1000;
+/** A hook skipping events is logged at most this often (with the count since the last line). */
+const SKIP_LOG_MS = 10_000;
+
+/**
+ * The outcome's error when a hook had {@link MAX_RUNNING_PER_HOOK} runs going and skipped the
+ * event (a web hook answers it with 503; a listener's own errors stay a 500 without details).
+ *
+ * @example
+ * if (!outcome.ok && outcome.error instanceof HookBusyError) retryLater();
+ */
+export class HookBusyError extends PipitError {
+  constructor(message: string) {
+    super('UNAVAILABLE', message);
+  }
+}
+
 /** An explicit answer to a web hook: body, HTTP status, response headers (SPEC's send_response). */
 export interface HookResponse {
   body: unknown;
@@ -44,6 +67,13 @@ export interface Hook {
   run(event: PipitEvent, ctx: HookRunContext): Promise<unknown>;
 }
 
+/** One hook name's runs going, and its skipped events not yet logged. */
+interface HookCounts {
+  running: number;
+  skipped: number;
+  loggedAt: number;
+}
+
 /** The outcome of one hook run. */
 export type HookOutcome =
   { hook: Hook; ok: true; value: unknown } | { hook: Hook; ok: false; error: unknown };
@@ -61,11 +91,24 @@ export class Hooks {
   private readonly hooks: Hook[] = [];
   private readonly log: Logger;
   private readonly runs: RunObservers | undefined;
+  private readonly maxRunning: number;
+  // By hook name (a reload replaces the objects; their runs still count against the name). Entries
+  // stay: one per name ever registered, and a run then costs one lookup.
+  private readonly counts = new Map<string, HookCounts>();
 
-  /** `runs` records each hook run (its steps become its children) and reports failures. */
-  constructor(log: Logger, runs?: RunObservers) {
+  /**
+   * `runs` records each hook run (its steps become its children) and reports failures;
+   * `maxRunning` is {@link MAX_RUNNING_PER_HOOK} unless a test lowers it.
+   */
+  constructor(log: Logger, runs?: RunObservers, maxRunning = MAX_RUNNING_PER_HOOK) {
     this.log = log;
     this.runs = runs;
+    this.maxRunning = maxRunning;
+  }
+
+  /** Runs of the hook named `name` going now. */
+  runningOf(name: string): number {
+    return this.counts.get(name)?.running ?? 0;
   }
 
   /** The hook registered under `name`, if any. */
@@ -99,7 +142,8 @@ export class Hooks {
   /**
    * Runs one hook, turning its failure into an outcome (and a log line) instead of a throw. A hook
    * whose synchronous part holds the event loop for long is named in a warning: nothing else runs
-   * meanwhile, and a script cannot be interrupted.
+   * meanwhile, and a script cannot be interrupted. A hook with {@link MAX_RUNNING_PER_HOOK} runs
+   * going does not run: the outcome is an UNAVAILABLE error (a web hook's caller gets a 503).
    */
   async runOne(
     hook: Hook,
@@ -107,6 +151,12 @@ export class Hooks {
     ctx: HookRunContext,
     origin: HookRunOrigin = {},
   ): Promise<HookOutcome> {
+    let counts = this.counts.get(hook.name);
+    if (!counts)
+      this.counts.set(hook.name, (counts = { running: 0, skipped: 0, loggedAt: -Infinity }));
+    if (counts.running >= this.maxRunning)
+      return { hook, ok: false, error: this.skip(hook, counts) };
+    counts.running++;
     try {
       const started = performance.now();
       const pending = this.runs
@@ -138,7 +188,24 @@ export class Hooks {
         `hook ${hook.name} failed`,
       );
       return { hook, ok: false, error: err };
+    } finally {
+      counts.running--;
     }
+  }
+
+  private skip(hook: Hook, counts: HookCounts): HookBusyError {
+    const message = `hook ${hook.name} already has ${this.maxRunning} runs going: this event was skipped for it (do its runs wait for something slow?)`;
+    const now = Date.now();
+    counts.skipped++;
+    if (now - counts.loggedAt >= SKIP_LOG_MS) {
+      this.log.warn(
+        { hook: hook.name, source: hook.source, skipped: counts.skipped },
+        `${message}; ${counts.skipped} skipped since the last such line`,
+      );
+      counts.skipped = 0;
+      counts.loggedAt = now;
+    }
+    return new HookBusyError(message);
   }
 
   /** Runs every hook matching the event; resolves when all have finished. */

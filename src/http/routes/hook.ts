@@ -3,6 +3,7 @@ import { PipitError } from '../../core/errors.ts';
 import { toJsonLimited } from '../../core/json-limits.ts';
 import { makeEvent } from '../../events/event.ts';
 import type { PipitEvent } from '../../events/event.ts';
+import { HookBusyError } from '../../events/hooks.ts';
 import type { HookOutcome, HookResponse } from '../../events/hooks.ts';
 import { CoreKinds } from '../../events/kinds.ts';
 import type { Service } from '../../service.ts';
@@ -182,6 +183,9 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
         const answered = outcomes.find((o) => o.ok && o.value !== undefined);
         if (answered && answered.ok)
           return answer(reply, name, { body: answered.value, status: 200, headers: {} });
+        // A listener skipped because it has too many runs going: the caller may try again later.
+        const busy = outcomes.find((o) => !o.ok && o.error instanceof HookBusyError);
+        if (busy && !busy.ok) return sendError(reply, busy.error, errors);
         if (outcomes.some((o) => !o.ok)) {
           return sendError(
             reply,
