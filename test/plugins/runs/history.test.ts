@@ -1,27 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/core/logger.ts';
+import { describe, expect, it } from 'vitest';
 import { runIdAt } from '../../../src/core/runs.ts';
-import { RunHistory } from '../../../src/plugins/runs/history.ts';
 import type { HistoryLimits } from '../../../src/plugins/runs/history.ts';
-import { Store } from '../../../src/store/store.ts';
-import { finishedRun } from '../../helpers/runs.ts';
+import { finishedRun, historyWriters } from '../../helpers/runs.ts';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the run history writer', () => {
-  const open: Array<{ history: RunHistory; store: Store }> = [];
-  afterEach(async () => {
-    for (const { history, store } of open.splice(0)) {
-      history.close();
-      await store.close();
-    }
-  });
+  const openHistory = historyWriters();
 
   const writer = (limits: HistoryLimits) => {
-    const store = Store.open(':memory:');
-    const config = { record: true, max_runs: 1_000_000, max_age_days: 30, max_output_bytes: 16384 };
-    const history = new RunHistory(store.runs, config, createLogger({ level: 'silent' }), limits);
-    open.push({ history, store });
+    const { store, history } = openHistory({ max_runs: 1_000_000 }, undefined, limits);
     const first = runIdAt(Date.now());
     let next = 0;
     // `n` runs finished in one go, as a script calling run() in a loop finishes them.

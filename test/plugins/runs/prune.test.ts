@@ -1,28 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runIdAt } from '../../../src/core/runs.ts';
 import { createLogger } from '../../../src/core/logger.ts';
-import { RunHistory } from '../../../src/plugins/runs/history.ts';
-import { Store } from '../../../src/store/store.ts';
-import { finishedRun } from '../../helpers/runs.ts';
+import { finishedRun, historyWriters } from '../../helpers/runs.ts';
 import { captureLog } from '../../helpers/service.ts';
 
 const run = (id: number) => finishedRun({ id });
 
 describe('pruning the run history', () => {
-  const open: Array<{ history: RunHistory; store: Store }> = [];
-  afterEach(async () => {
-    for (const { history, store } of open.splice(0)) {
-      history.close();
-      await store.close();
-    }
-  });
+  const openHistory = historyWriters();
 
   // A history keeping 100 runs, with `batches` batches of `size` runs written a minute ago.
   const backlog = (batches: number, size: number, log = createLogger({ level: 'silent' })) => {
-    const store = Store.open(':memory:');
-    const config = { record: true, max_runs: 100, max_age_days: 30, max_output_bytes: 16384 };
-    const history = new RunHistory(store.runs, config, log);
-    open.push({ history, store });
+    const { store, history } = openHistory({}, log);
     const start = Date.now() - 60_000;
     for (let b = 0; b < batches; b++)
       store.runs.insert(
