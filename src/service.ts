@@ -117,6 +117,7 @@ export async function createService(
     ...(cluster ? { claim: (key: string) => cluster.claim(key) } : {}),
   });
   runs.onTrackedFailure(runFailedEvents(events, log));
+  if (metrics) events.hooks.onSkip = (hook) => metrics.hookSkipped(hook);
   const scheduler = new Scheduler(log.child({ component: 'cron' }), runs);
   if (cluster) scheduler.claim = (key) => cluster.claim(key);
 

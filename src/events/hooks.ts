@@ -95,6 +95,8 @@ export class Hooks {
   // By hook name (a reload replaces the objects; their runs still count against the name). Entries
   // stay: one per name ever registered, and a run then costs one lookup.
   private readonly counts = new Map<string, HookCounts>();
+  /** Told of every event a hook skips (the metrics count them). */
+  onSkip: ((hook: string) => void) | undefined;
 
   /**
    * `runs` records each hook run (its steps become its children) and reports failures;
@@ -197,6 +199,7 @@ export class Hooks {
     const message = `hook ${hook.name} already has ${this.maxRunning} runs going: this event was skipped for it (do its runs wait for something slow?)`;
     const now = Date.now();
     counts.skipped++;
+    this.onSkip?.(hook.name);
     if (now - counts.loggedAt >= SKIP_LOG_MS) {
       this.log.warn(
         { hook: hook.name, source: hook.source, skipped: counts.skipped },

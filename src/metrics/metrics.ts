@@ -33,6 +33,8 @@ export interface Metrics extends MetricsHooks {
   readonly register: PromRegistry;
   /** Add it to the service's run observers. */
   readonly observeRun: RunObserver;
+  /** Counts an event a hook skipped, having too many runs going (see Hooks). */
+  hookSkipped(hook: string): void;
   readonly ws: WsMetrics;
   /** Adds the cluster's metrics, read from its report at scrape time (see clusterMetrics). */
   watchCluster(report: () => Promise<ClusterReport>): void;
@@ -50,10 +52,12 @@ export interface Metrics extends MetricsHooks {
  */
 export function createMetrics(registry: Registry): Metrics {
   const register = new PromRegistry();
+  const runs = runMetrics(register, registry);
   return {
     ...upstreamMetrics(register),
     register,
-    observeRun: runMetrics(register, registry),
+    observeRun: runs.observe,
+    hookSkipped: runs.hookSkipped,
     ws: wsMetrics(register),
     watchCluster: (report) => clusterMetrics(register, report),
     scrape: () => PromRegistry.merge([register, processMetrics()]).metrics(),

@@ -21,6 +21,12 @@ export const REQUEST_BUCKETS = [
   0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
 ];
 
+/** What {@link runMetrics} makes: the run observer, and the count of events hooks skipped. */
+export interface RunMetrics {
+  observe: RunObserver;
+  hookSkipped: (hook: string) => void;
+}
+
 /**
  * The metrics of finished runs, fed by a run observer:
  *
@@ -28,16 +34,17 @@ export const REQUEST_BUCKETS = [
  *   `pipit_request_duration_seconds{transport, action, outcome}`: top-level actions and
  *   procedures (what a client, the CLI or a script asked for);
  * - `pipit_procedure_steps_total{action, outcome}`: actions run inside a procedure, hook or cron;
- * - `pipit_hook_runs_total{hook, outcome}` and `pipit_cron_runs_total{cron, outcome}`.
+ * - `pipit_hook_runs_total{hook, outcome}` and `pipit_cron_runs_total{cron, outcome}`; a hook's
+ *   outcome is also `skipped` for an event it did not run on, having too many runs going.
  *
  * `action` is bounded by the registry (unknown names are `(unknown)`); hook and cron names come
  * from the configuration and scripts.
  *
  * @example
- * const observe = runMetrics(promRegistry, service.registry);
+ * const { observe, hookSkipped } = runMetrics(promRegistry, service.registry);
  * services.runs.add(observe);
  */
-export function runMetrics(register: PromRegistry, registry: Registry): RunObserver {
+export function runMetrics(register: PromRegistry, registry: Registry): RunMetrics {
   const registers = [register];
   // Requests are recorded once per call on the hot path: into a plain table, read at scrape time.
   const table = new RequestTable(REQUEST_BUCKETS);
@@ -68,7 +75,7 @@ export function runMetrics(register: PromRegistry, registry: Registry): RunObser
   });
   const hooks = new Counter({
     name: 'pipit_hook_runs_total',
-    help: 'Event hook runs, by hook and outcome (ok, failed).',
+    help: 'Event hook runs, by hook and outcome (ok, failed; skipped: an event not run on, the hook having too many runs going).',
     labelNames: ['hook', 'outcome'] as const,
     registers,
   });
@@ -106,7 +113,7 @@ export function runMetrics(register: PromRegistry, registry: Registry): RunObser
     return cell;
   };
 
-  return (run: FinishedRun) => {
+  const observe = (run: FinishedRun) => {
     switch (run.kind) {
       case 'hook':
         hooks.inc({ hook: run.name, outcome: run.outcome });
@@ -119,4 +126,5 @@ export function runMetrics(register: PromRegistry, registry: Registry): RunObser
         else steps.inc({ action: actionLabel(registry, run.name), outcome: run.outcome });
     }
   };
+  return { observe, hookSkipped: (hook) => hooks.inc({ hook, outcome: 'skipped' }) };
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeEvent } from '../../src/events/event.ts';
 import { HookBusyError, Hooks, MAX_RUNNING_PER_HOOK } from '../../src/events/hooks.ts';
 import type { Hook } from '../../src/events/hooks.ts';
+import { parseExposition, sample } from '../helpers/prometheus.ts';
 import { captureLog, makeApp } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';
 
@@ -98,6 +99,11 @@ describe('a web hook at its cap', () => {
       new RegExp(
         `^hook gate#0 already has ${MAX_RUNNING_PER_HOOK} runs going: this event was skipped`,
       ),
+    );
+
+    const metrics = parseExposition(await t.service.metrics!.scrape());
+    expect(sample(metrics, 'pipit_hook_runs_total', { hook: 'gate#0', outcome: 'skipped' })).toBe(
+      1,
     );
 
     g.releaseGate?.();
