@@ -196,7 +196,7 @@ export class Hooks {
   }
 
   private skip(hook: Hook, counts: HookCounts): HookBusyError {
-    const message = `hook ${hook.name} already has ${this.maxRunning} runs going: this event was skipped for it (do its runs wait for something slow?)`;
+    const message = `hook ${hook.name} already has ${this.maxRunning} runs going: this event was skipped for it. Send it again once they finish; if this goes on, make the hook's runs end sooner (a slow call, a long sleep) or its condition match fewer events`;
     const now = Date.now();
     counts.skipped++;
     this.onSkip?.(hook.name);
