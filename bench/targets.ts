@@ -7,6 +7,9 @@ import type { onRequestHookHandler } from 'fastify';
 import { jwtVerify } from 'jose';
 import { loadOrCreateSecret } from '../src/auth/jwt.ts';
 import { buildResponse } from '../src/core/messages.ts';
+import { RunRecord } from '../src/core/runs.ts';
+import { makeEvent } from '../src/events/event.ts';
+import { CoreKinds } from '../src/events/kinds.ts';
 import { startBenchService } from './bench-service.ts';
 
 // The web-hook benchmark's listener: a script hook answering a small JSON object.
@@ -49,6 +52,30 @@ const jwtOnRequest: onRequestHookHandler = (req, reply, done) => {
 };
 bare.post('/bare-jwt', { onRequest: jwtOnRequest }, echo);
 bare.get('/bare-hook', async () => ({ ok: true, method: 'GET' }));
+// The floor under the web-hook goal: the bare route plus what issue 14 requires of every web hook,
+// its event made and its run recorded, through Pipit's own RunRecord into the same history.
+const runs = pipit.service.services.runs;
+bare.get('/bare-hook-recorded', async (req) => {
+  const event = makeEvent(
+    CoreKinds.WebhookEvent,
+    {
+      hook: 'bench',
+      method: req.method,
+      args: req.query ?? {},
+      data: null,
+      headers: { ...req.headers },
+    },
+    'bench',
+  );
+  const trigger = { hook: 'bench-hook#0', event_id: event.id, event_type: event.args.type };
+  const record = new RunRecord(runs, { transport: 'webhook', trigger });
+  record.kind = 'hook';
+  record.name = 'bench-hook#0';
+  record.args = event.args;
+  const output = { ok: true, method: req.method };
+  record.finish(null, [], output);
+  return output;
+});
 const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 
 process.stdout.write(`${JSON.stringify({ pipitUrl, bareUrl, token })}\n`);
