@@ -8,7 +8,12 @@ import type { HookOutcome, HookResponse } from '../../events/hooks.ts';
 import { CoreKinds } from '../../events/kinds.ts';
 import type { Service } from '../../service.ts';
 import { sendError } from '../reply.ts';
-import { addSecurityHeaders, API_HEADERS, headersFor } from '../security-headers.ts';
+import {
+  addSecurityHeaders,
+  API_HEADERS,
+  headersFor,
+  setSecurityHeaders,
+} from '../security-headers.ts';
 
 /** Header names whose values never reach /ws/events subscribers. */
 export const REDACTED_HEADERS = new Set([
@@ -55,23 +60,34 @@ export function redactWebhookEvent(event: PipitEvent): PipitEvent {
 
 // Security headers are chosen by what the answer turned out to be (see headersFor): JSON and text
 // get the three API headers, HTML and the rest the document set (~500 bytes and eight header
-// checks more per answer). Set after the listener's own headers, which win.
+// checks more per answer). Set after the listener's own headers, which win. An answer without
+// headers of its own (a returned value, the common case) has its type and table known at once:
+// no header lookups (~1 µs a request).
 function answer(reply: FastifyReply, hook: string, response: HookResponse): FastifyReply {
-  reply.code(response.status).headers(response.headers);
+  const own = response.headers;
+  let plain = true;
+  for (const _ in own) {
+    plain = false;
+    break;
+  }
+  reply.code(response.status);
+  if (!plain) reply.headers(own);
   let { body } = response;
   if (body === undefined || body === null) {
     addSecurityHeaders(reply.request, reply, API_HEADERS);
     return reply.code(response.status === 200 ? 204 : response.status).send();
   }
   if (typeof body === 'string') {
-    if (!reply.hasHeader('content-type')) reply.type('text/plain; charset=utf-8');
+    if (plain || !reply.hasHeader('content-type')) reply.type('text/plain; charset=utf-8');
   } else if (Buffer.isBuffer(body)) {
-    if (!reply.hasHeader('content-type')) reply.type('application/octet-stream');
+    if (plain || !reply.hasHeader('content-type')) reply.type('application/octet-stream');
   } else {
     body = toJsonLimited(body, `the answer of hook "${hook}"`, 'INTERNAL');
     reply.type('application/json; charset=utf-8');
   }
-  addSecurityHeaders(reply.request, reply, headersFor(String(reply.getHeader('content-type'))));
+  if (plain && !Buffer.isBuffer(body)) setSecurityHeaders(reply.request, reply, API_HEADERS);
+  else
+    addSecurityHeaders(reply.request, reply, headersFor(String(reply.getHeader('content-type'))));
   return reply.send(body);
 }
 
