@@ -76,6 +76,8 @@ export interface Comparison {
   generatorBoundLegs: number;
   /** For a p99 comparison whose legs kept their samples: the goal is judged on this. */
   pooled?: Pooled;
+  /** The floor leg's throughput over the baseline's, per pair (see `abCompare`'s `floor`). */
+  floor?: Spread & { ratios: number[] };
 }
 
 // One side's p99 over the samples of all its legs (then dropped from the legs).
@@ -113,10 +115,17 @@ export async function abCompare(opts: {
   baseline: Leg;
   subject: Leg;
   references?: Leg[];
+  /**
+   * The baseline plus only what the subject must do besides (say, record its run): measured after
+   * each pair like a reference, with its throughput ratio to the baseline. No subject that does
+   * that work can read above it, so it shows how much of a goal is left to the rest of the path.
+   */
+  floor?: Leg;
   goal?: number;
   warmupSeconds?: number;
 }): Promise<Comparison> {
-  const all = [opts.baseline, opts.subject, ...(opts.references ?? [])];
+  const after = [...(opts.floor ? [opts.floor] : []), ...(opts.references ?? [])];
+  const all = [opts.baseline, opts.subject, ...after];
   const warmup = opts.warmupSeconds ?? 1;
   if (warmup > 0) for (const leg of all) await leg.run(warmup);
   const legs: Record<string, Measured[]> = Object.fromEntries(all.map((l) => [l.label, []]));
@@ -129,7 +138,7 @@ export async function abCompare(opts: {
     legs[opts.subject.label]!.push(b);
     ratios.push(b[opts.metric] / a[opts.metric]);
     costRatios.push(usPerRequest(a) / usPerRequest(b));
-    for (const ref of opts.references ?? []) legs[ref.label]!.push(await ref.run(opts.seconds));
+    for (const ref of after) legs[ref.label]!.push(await ref.run(opts.seconds));
   }
   const ratio = spread(ratios);
   const generatorBoundLegs = legs[opts.baseline.label]!.filter((m) => generatorBound(m.cpu)).length;
@@ -152,6 +161,9 @@ export async function abCompare(opts: {
       : opts.metric === 'rps'
         ? ratio.median >= opts.goal
         : (pooled?.ratio ?? ratio.median) <= opts.goal;
+  const floorRatios = opts.floor
+    ? legs[opts.floor.label]!.map((m, i) => m.rps / legs[opts.baseline.label]![i]!.rps)
+    : undefined;
   const result: Comparison = {
     title: opts.title,
     metric: opts.metric,
@@ -164,6 +176,7 @@ export async function abCompare(opts: {
     legs,
     generatorBoundLegs,
     ...(pooled ? { pooled } : {}),
+    ...(floorRatios ? { floor: { ...spread(floorRatios), ratios: floorRatios } } : {}),
   };
   print(result, opts, all);
   return result;
@@ -228,6 +241,13 @@ function print(
   console.log(
     `server CPU-cost ratio (baseline µs/req ÷ subject µs/req): median ${c.median.toFixed(2)} (spread ${c.min.toFixed(2)}–${c.max.toFixed(2)})`,
   );
+  if (r.floor) {
+    const f = r.floor;
+    const below = r.goal !== undefined && r.metric === 'rps' && f.median < r.goal;
+    console.log(
+      `floor (the baseline plus only the subject's required extra work) / baseline: median ${f.median.toFixed(2)} (spread ${f.min.toFixed(2)}–${f.max.toFixed(2)})${below ? `: below the goal of ${r.goal} before the rest of the path runs` : ''}`,
+    );
+  }
   if (crowded)
     console.log(
       `note: in ${crowded} legs other processes used more than 15% of core 0 (shared machine): noisy`,

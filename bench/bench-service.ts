@@ -6,6 +6,7 @@ import { loadConfig } from '../src/config/load.ts';
 import { createLogger } from '../src/core/logger.ts';
 import { buildHttpApp } from '../src/http/server.ts';
 import { builtinPlugins } from '../src/plugins/index.ts';
+import { RunRecord } from '../src/core/runs.ts';
 import { tuneHeap } from '../src/process-policy.ts';
 import { createService } from '../src/service.ts';
 import type { Service } from '../src/service.ts';
@@ -60,5 +61,31 @@ export async function startBenchService(
       await service.close();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Records a request's run in `service`'s history (and metrics) as `execute()` does for a token
+ * caller over `transport`: what the floor legs of the benchmarks add to a bare route, so that
+ * they carry exactly the recording that issue 14 requires of every request.
+ *
+ * @example
+ * const record = requestRecorder(pipit.service, 'ws');
+ * record({ action: 'utils.echo', args: { text: 'hi' } }, { text: 'hi' });
+ */
+export function requestRecorder(
+  service: Service,
+  transport: string,
+): (request: { action: string; args?: Record<string, unknown> }, output: unknown) => void {
+  const { runs, registry } = service.services;
+  const resolved = registry.resolve('utils.echo');
+  const params = resolved.kind === 'action' ? resolved.action.params : undefined;
+  const caller = { user: 'bench', via: 'token', token_id: 'bench' };
+  return (request, output) => {
+    const record = new RunRecord(runs, { transport, caller });
+    record.name = request.action;
+    if (request.args) record.args = request.args;
+    record.params = params;
+    record.finish(null, [], output);
   };
 }

@@ -6,8 +6,9 @@ import { spawnTarget, stopTarget } from './lib.ts';
 
 /**
  * `POST /execute` (utils.echo, JWT) against a bare fastify route that parses the same body and
- * verifies the same JWT (verify-once cache), A/B/A/B in one run; the bare route without
- * authentication runs after each pair for reference.
+ * verifies the same JWT (verify-once cache), A/B/A/B in one run. After each pair: the floor, that
+ * route plus the run issue 14 records for every request, and the bare route without authentication
+ * for reference.
  *
  * @example
  * await benchExecute({ seconds: 3, pairs: 3, connections: 50 });
@@ -43,6 +44,9 @@ export async function benchExecute(opts: {
         authorization,
       }),
       subject: leg('pipit /execute', `${info.pipitUrl}/execute`, { authorization }),
+      floor: leg('bare fastify + JWT + recorded run', `${info.bareUrl}/bare-jwt-recorded`, {
+        authorization,
+      }),
       references: [leg('bare fastify, no auth (reference)', `${info.bareUrl}/bare`)],
     });
   } finally {

@@ -10,7 +10,7 @@ import { buildResponse } from '../src/core/messages.ts';
 import { RunRecord } from '../src/core/runs.ts';
 import { makeEvent } from '../src/events/event.ts';
 import { CoreKinds } from '../src/events/kinds.ts';
-import { startBenchService } from './bench-service.ts';
+import { requestRecorder, startBenchService } from './bench-service.ts';
 
 // The web-hook benchmark's listener: a script hook answering a small JSON object.
 const pipit = await startBenchService({
@@ -51,10 +51,19 @@ const jwtOnRequest: onRequestHookHandler = (req, reply, done) => {
   );
 };
 bare.post('/bare-jwt', { onRequest: jwtOnRequest }, echo);
+// The floor under the /execute goal: the same, plus the run that issue 14 records for every
+// request, through Pipit's own RunRecord into the same history.
+const recordHttp = requestRecorder(pipit.service, 'http');
+bare.post('/bare-jwt-recorded', { onRequest: jwtOnRequest }, async (req) => {
+  const body = req.body as { action: string; args?: Record<string, unknown> };
+  const answer = await echo(req);
+  recordHttp(body, body.args);
+  return answer;
+});
 bare.get('/bare-hook', async () => ({ ok: true, method: 'GET' }));
 // The floor under the web-hook goal: the bare route plus what issue 14 requires of every web hook,
 // its event made and its run recorded, through Pipit's own RunRecord into the same history.
-const runs = pipit.service.services.runs;
+const { runs } = pipit.service.services;
 bare.get('/bare-hook-recorded', async (req) => {
   const event = makeEvent(
     CoreKinds.WebhookEvent,

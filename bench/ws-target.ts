@@ -6,11 +6,14 @@ import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import { buildResponse } from '../src/core/messages.ts';
 import { makeEvent } from '../src/events/event.ts';
-import { startBenchService } from './bench-service.ts';
+import { requestRecorder, startBenchService } from './bench-service.ts';
 
 const pipit = await startBenchService();
 const pipitUrl = pipit.url.replace(/^http/, 'ws');
 const { token } = pipit;
+// The floor under the /ws/requests goal (/requests-recorded): the bare echo plus the run that issue
+// 14 records for every request, through Pipit's own RunRecord into the same history.
+const record = requestRecorder(pipit.service, 'ws');
 
 const bare = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
 const eventClients = new Set<WebSocket>();
@@ -27,8 +30,14 @@ bare.on('connection', (ws, req) => {
     });
     return;
   }
+  const recorded = req.url === '/requests-recorded';
   ws.on('message', (data) => {
-    const body = JSON.parse((data as Buffer).toString()) as { id?: string; args?: unknown };
+    const body = JSON.parse((data as Buffer).toString()) as {
+      id?: string;
+      action: string;
+      args?: Record<string, unknown>;
+    };
+    if (recorded) record(body, body.args);
     ws.send(
       JSON.stringify(
         buildResponse({

@@ -169,6 +169,7 @@ export async function benchWs(opts: {
     const reqSockets = {
       bare: await openMany(`${info.bareUrl}/requests`, connections),
       pipit: await openMany(`${info.pipitUrl}/ws/requests`, connections, info.token),
+      floor: await openMany(`${info.bareUrl}/requests-recorded`, connections),
     };
     const requests = await abCompare({
       title: `/ws/requests, utils.echo over ${connections} connections (one in flight each) vs bare ws`,
@@ -178,8 +179,12 @@ export async function benchWs(opts: {
       goal: 0.85,
       baseline: { label: 'bare ws echo', run: (s) => roundTrips(reqSockets.bare, s, pid) },
       subject: { label: 'pipit /ws/requests', run: (s) => roundTrips(reqSockets.pipit, s, pid) },
+      floor: {
+        label: 'bare ws echo + recorded run',
+        run: (s) => roundTrips(reqSockets.floor, s, pid),
+      },
     });
-    for (const ws of [...reqSockets.bare, ...reqSockets.pipit]) ws.close();
+    for (const ws of Object.values(reqSockets).flat()) ws.close();
 
     const open = async (url: string, token?: string) => ({
       subscribers: await openMany(url, subscribers, token),

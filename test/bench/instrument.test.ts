@@ -19,6 +19,55 @@ describe('the benchmark instrument', () => {
     expect(generatorBound({ server: 0.6 })).toBe(false);
   });
 
+  it("measures a floor leg after each pair, as a ratio to the same pair's baseline", async () => {
+    const order: string[] = [];
+    // Baseline 100, 200, 400 req/s over three pairs; the floor 75% of each, the subject 50%.
+    let pair = 0;
+    const leg = (label: string, share: number) => ({
+      label,
+      run: async (): Promise<Measured> => {
+        order.push(label);
+        if (label === 'base') pair++;
+        const rps = 50 * 2 ** pair * share;
+        return { rps, p50: 1, p99: 1, errors: 0, cpu: {}, generator: 'test' };
+      },
+    });
+    const logs: unknown[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => void logs.push(args.join(' '));
+    try {
+      const r = await abCompare({
+        title: 'floor',
+        metric: 'rps',
+        pairs: 3,
+        seconds: 0,
+        warmupSeconds: 0,
+        goal: 0.8,
+        baseline: leg('base', 1),
+        subject: leg('subj', 0.5),
+        floor: leg('floor', 0.75),
+      });
+      expect(order).toEqual([
+        'base',
+        'subj',
+        'floor',
+        'base',
+        'subj',
+        'floor',
+        'base',
+        'subj',
+        'floor',
+      ]);
+      expect(r.ratios).toEqual([0.5, 0.5, 0.5]);
+      expect(r.floor).toEqual({ median: 0.75, min: 0.75, max: 0.75, ratios: [0.75, 0.75, 0.75] });
+      expect(logs.join('\n')).toMatch(
+        /floor .* median 0\.75 .*: below the goal of 0\.8 before the rest of the path runs/,
+      );
+    } finally {
+      console.log = log;
+    }
+  });
+
   it('judges a p99 goal on every sample of the run, not on legs that rest on a few events', async () => {
     // Each leg: 100 samples at 10 ms; the subject's first leg has one slow burst (3 samples at
     // 90 ms), which is that leg's p99 and makes the median pair ratio 9 when there are 2 pairs.
