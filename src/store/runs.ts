@@ -2,7 +2,8 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { runIdAt } from '../core/runs.ts';
 import type { FinishedRun } from '../core/runs.ts';
 import type { WalCheckpointer } from './checkpointer.ts';
-import { BatchWriter, decodeBatch, textMatches, toDetail, toStored } from './run-codec.ts';
+import { BatchWriter } from './run-batch-writer.ts';
+import { decodeBatch, textMatches, toDetail, toStored } from './run-codec.ts';
 import { RunPruner } from './run-prune.ts';
 import type { RawRun, StoredRun, StoredRunDetail } from './run-codec.ts';
 

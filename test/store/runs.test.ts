@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { FinishedRun } from '../../src/core/runs.ts';
 import { openDatabase, migrate } from '../../src/store/db.ts';
 import { MIGRATIONS } from '../../src/store/migrations.ts';
-import { BatchWriter, decodeBatch } from '../../src/store/run-codec.ts';
+import { BatchWriter } from '../../src/store/run-batch-writer.ts';
+import { decodeBatch } from '../../src/store/run-codec.ts';
 import { Runs } from '../../src/store/runs.ts';
 import { finishedRun } from '../helpers/runs.ts';
 
