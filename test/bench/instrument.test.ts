@@ -227,4 +227,105 @@ describe('the benchmark instrument', () => {
       await stopTarget(both.child);
     }
   }, 30_000);
+  it('records a real, masked run in the history from each floor route', async () => {
+    interface Target {
+      pipitUrl: string;
+      bareUrl: string;
+      token: string;
+    }
+    const target = await spawnTarget<Target>(
+      join(import.meta.dirname, '../../bench/targets.ts'),
+      0,
+    );
+    const { pipitUrl, bareUrl, token } = target.info;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const echo = (args: Record<string, unknown>) => ({
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ type: 'request', action: 'utils.echo', args }),
+    });
+    try {
+      const answer = await fetch(
+        `${bareUrl}/bare-jwt-recorded`,
+        echo({ text: 'floor', password: 'p' }),
+      );
+      expect(await answer.json()).toMatchObject({ response: { output: { text: 'floor' } } });
+      expect(await (await fetch(`${bareUrl}/bare-hook-recorded`)).json()).toEqual({
+        ok: true,
+        method: 'GET',
+      });
+      // runs.list writes what is queued before it reads.
+      const listed = await fetch(`${pipitUrl}/execute`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ type: 'request', action: 'runs.list', args: { limit: 10 } }),
+      });
+      const { runs } = ((await listed.json()) as { response: { output: { runs: unknown[] } } })
+        .response.output;
+      expect(runs).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            transport: 'http',
+            name: 'utils.echo',
+            args: { text: 'floor', password: '[redacted]' },
+            caller: expect.objectContaining({ user: 'bench', via: 'token' }),
+          }),
+          expect.objectContaining({
+            transport: 'webhook',
+            kind: 'hook',
+            args: expect.objectContaining({ hook: 'bench', method: 'GET' }),
+          }),
+        ]),
+      );
+    } finally {
+      await stopTarget(target.child);
+    }
+  }, 30_000);
+  it('records the run of a /ws/requests floor frame in the history', async () => {
+    interface Target {
+      pipitUrl: string;
+      bareUrl: string;
+      token: string;
+    }
+    const target = await spawnTarget<Target>(
+      join(import.meta.dirname, '../../bench/ws-target.ts'),
+      0,
+    );
+    const { pipitUrl, bareUrl, token } = target.info;
+    try {
+      const ws = await LeanSocket.open(`${bareUrl}/requests-recorded`);
+      ws.wantPayload = true;
+      const answered = new Promise<string>((resolve) => {
+        ws.onFrame = (_at, payload) => resolve(payload!.toString());
+      });
+      const request = {
+        type: 'request',
+        action: 'utils.echo',
+        args: { token: 't', n: 1 },
+        id: 'f1',
+      };
+      ws.send(LeanSocket.frame(JSON.stringify(request)));
+      expect(JSON.parse(await answered)).toMatchObject({
+        id: 'f1',
+        response: { output: { n: 1 } },
+      });
+      ws.close();
+      const listed = await fetch(`${pipitUrl.replace(/^ws/, 'http')}/execute`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'request', action: 'runs.list', args: { limit: 10 } }),
+      });
+      const { runs } = ((await listed.json()) as { response: { output: { runs: unknown[] } } })
+        .response.output;
+      expect(runs).toEqual([
+        expect.objectContaining({
+          transport: 'ws',
+          name: 'utils.echo',
+          args: { token: '[redacted]', n: 1 },
+        }),
+      ]);
+    } finally {
+      await stopTarget(target.child);
+    }
+  }, 30_000);
 });
