@@ -5,7 +5,7 @@ import type { TokenRow } from '../store/tokens.ts';
 import type { UserRow } from '../store/users.ts';
 import type { JwtCodec } from './jwt.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.ts';
-import { Throttle } from './throttle.ts';
+import { LoginThrottle } from './login-throttle.ts';
 import type { Caller } from '../core/runs.ts';
 
 /** Who is calling, once authenticated. */
@@ -57,10 +57,6 @@ export interface IssuedToken {
 
 const CACHE_MAX = 10_000;
 const TOUCH_EVERY_S = 60;
-const THROTTLE_WINDOW_MS = 15 * 60_000;
-/** The per-user-name ceiling, over all addresses, as a multiple of `login_attempts`. */
-const USER_CEILING_FACTOR = 10;
-const KNOWN_CLIENTS_MAX = 64;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const toInfo = (row: TokenRow): TokenInfo => ({
@@ -90,11 +86,7 @@ export class Auth {
   private readonly store: Store;
   private readonly jwt: JwtCodec;
   private readonly sessionSeconds: number;
-  private readonly pairThrottle: Throttle;
-  private readonly clientThrottle: Throttle;
-  private readonly userCeiling: Throttle;
-  // Addresses that have logged in as a user: the per-user ceiling does not lock them out.
-  private readonly knownClients = new Map<string, Set<string>>();
+  private readonly logins: LoginThrottle;
   // Keyed by the token's signature, not the whole token: V8 hashes a string's every character, and
   // a ~300-character key cost ~0.7 µs per request. A hit is then compared with the whole token.
   private readonly cache = new Map<
@@ -109,9 +101,7 @@ export class Auth {
     this.store = store;
     this.jwt = jwt;
     this.sessionSeconds = opts.sessionDays * 86_400;
-    this.pairThrottle = new Throttle(opts.loginAttempts, THROTTLE_WINDOW_MS);
-    this.clientThrottle = new Throttle(opts.loginAttempts * 3, THROTTLE_WINDOW_MS);
-    this.userCeiling = new Throttle(opts.loginAttempts * USER_CEILING_FACTOR, THROTTLE_WINDOW_MS);
+    this.logins = new LoginThrottle(opts.loginAttempts);
   }
 
   private syncWithOtherProcesses(): void {
@@ -171,11 +161,7 @@ export class Auth {
   }
 
   /**
-   * Checks a user name and password, throttled so that an attacker cannot lock the owner out:
-   * failures count per (user name, client address) (`login_attempts` in 15 minutes) and per client
-   * address (3x that), so the attacker's address is stopped while the owner's still logs in. A
-   * slower ceiling per user name over all addresses (10x) stops a spread-out guessing attack; the
-   * addresses that have logged in as that user before are exempt from it. Over a limit the answer
+   * Checks a user name and password, throttled (see {@link LoginThrottle}): over a limit the answer
    * is RATE_LIMITED with the seconds to wait, whatever the password.
    */
   async checkCredentials(username: unknown, password: unknown, client: string): Promise<UserRow> {
@@ -186,13 +172,7 @@ export class Auth {
       );
     }
     const name = username.toLowerCase();
-    const pairKey = `${name}\n${client}`;
-    const known = this.knownClients.get(name)?.has(client) ?? false;
-    const wait = Math.max(
-      this.pairThrottle.retryAfter(pairKey),
-      this.clientThrottle.retryAfter(client),
-      known ? 0 : this.userCeiling.retryAfter(name),
-    );
+    const wait = this.logins.wait(name, client);
     if (wait > 0) {
       throw new PipitError('RATE_LIMITED', `too many failed logins: try again in ${wait} seconds`, {
         details: { retryAfter: wait },
@@ -200,21 +180,11 @@ export class Auth {
     }
     const user = this.store.users.byName(username);
     if (!(await verifyPassword(user?.password_hash, password)) || !user) {
-      this.pairThrottle.fail(pairKey);
-      this.clientThrottle.fail(client);
-      this.userCeiling.fail(name);
+      this.logins.failed(name, client);
       throw new PipitError('UNAUTHORIZED', 'wrong user name or password');
     }
-    this.pairThrottle.reset(pairKey);
-    this.rememberClient(name, client);
+    this.logins.succeeded(name, client);
     return user;
-  }
-
-  private rememberClient(name: string, client: string): void {
-    let clients = this.knownClients.get(name);
-    if (!clients) this.knownClients.set(name, (clients = new Set()));
-    if (clients.size >= KNOWN_CLIENTS_MAX) clients.delete(clients.values().next().value!);
-    clients.add(client);
   }
 
   /** Starts a web UI session; the secret goes in an HttpOnly cookie, only its hash is stored. */
