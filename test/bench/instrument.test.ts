@@ -10,6 +10,24 @@ import { spawnTarget, stopTarget } from '../../bench/lib.ts';
 import { LeanSocket } from '../../bench/ws-client.ts';
 import { hasWrk, startWrk, wrkScript } from '../../bench/wrk.ts';
 
+/** What the benchmark targets print: Pipit's address, the bare server's, and a token. */
+interface Target {
+  pipitUrl: string;
+  bareUrl: string;
+  token: string;
+}
+
+/** The newest runs of a target's Pipit (`runs.list` writes what is queued before it reads). */
+async function recentRuns(pipitUrl: string, token: string): Promise<unknown[]> {
+  const listed = await fetch(`${pipitUrl}/execute`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'request', action: 'runs.list', args: { limit: 10 } }),
+  });
+  return ((await listed.json()) as { response: { output: { runs: unknown[] } } }).response.output
+    .runs;
+}
+
 // The benchmark instrument (bench/): the generator-bound rule, wrk's Lua script, the lean client.
 describe('the benchmark instrument', () => {
   it('calls a baseline generator-bound only when the generator, not the server, is saturated', () => {
@@ -227,12 +245,8 @@ describe('the benchmark instrument', () => {
       await stopTarget(both.child);
     }
   }, 30_000);
+
   it('records a real, masked run in the history from each floor route', async () => {
-    interface Target {
-      pipitUrl: string;
-      bareUrl: string;
-      token: string;
-    }
     const target = await spawnTarget<Target>(
       join(import.meta.dirname, '../../bench/targets.ts'),
       0,
@@ -254,15 +268,7 @@ describe('the benchmark instrument', () => {
         ok: true,
         method: 'GET',
       });
-      // runs.list writes what is queued before it reads.
-      const listed = await fetch(`${pipitUrl}/execute`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ type: 'request', action: 'runs.list', args: { limit: 10 } }),
-      });
-      const { runs } = ((await listed.json()) as { response: { output: { runs: unknown[] } } })
-        .response.output;
-      expect(runs).toEqual(
+      expect(await recentRuns(pipitUrl, token)).toEqual(
         expect.arrayContaining([
           expect.objectContaining({
             transport: 'http',
@@ -281,12 +287,8 @@ describe('the benchmark instrument', () => {
       await stopTarget(target.child);
     }
   }, 30_000);
+
   it('records the run of a /ws/requests floor frame in the history', async () => {
-    interface Target {
-      pipitUrl: string;
-      bareUrl: string;
-      token: string;
-    }
     const target = await spawnTarget<Target>(
       join(import.meta.dirname, '../../bench/ws-target.ts'),
       0,
@@ -310,14 +312,7 @@ describe('the benchmark instrument', () => {
         response: { output: { n: 1 } },
       });
       ws.close();
-      const listed = await fetch(`${pipitUrl.replace(/^ws/, 'http')}/execute`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'request', action: 'runs.list', args: { limit: 10 } }),
-      });
-      const { runs } = ((await listed.json()) as { response: { output: { runs: unknown[] } } })
-        .response.output;
-      expect(runs).toEqual([
+      expect(await recentRuns(pipitUrl.replace(/^ws/, 'http'), token)).toEqual([
         expect.objectContaining({
           transport: 'ws',
           name: 'utils.echo',
