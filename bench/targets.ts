@@ -1,7 +1,8 @@
 // Benchmark targets, run in a child process pinned to its own core: Pipit's HTTP backend (a real
 // service with a registered user and a JWT) and, in the same process, bare fastify routes that
 // parse and return the same JSON, one of them verifying the same JWT (cached after the first
-// verification, as Pipit does). Prints one JSON line with their addresses, then waits.
+// verification, as Pipit does), and the "-recorded" floors: the same plus recording each run into
+// Pipit's history. Prints one JSON line with their addresses, then waits.
 import Fastify from 'fastify';
 import type { onRequestHookHandler } from 'fastify';
 import { jwtVerify } from 'jose';

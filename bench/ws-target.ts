@@ -1,7 +1,8 @@
 // WebSocket benchmark target, run in a child process pinned to its own core: Pipit's HTTP backend
 // (a real service, a registered user, a JWT) and, in the same process, a bare `ws` server doing the
-// same work by hand: /requests answers a request with a response message, /events re-broadcasts a
-// published event to every client (serialised once). Prints one JSON line, then waits.
+// same work by hand: /requests answers a request with a response message (/requests-recorded, the
+// floor, also records its run into Pipit's history), /events re-broadcasts a published event to
+// every client (serialised once). Prints one JSON line, then waits.
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import { buildResponse } from '../src/core/messages.ts';
