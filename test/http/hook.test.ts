@@ -256,6 +256,43 @@ describe('/hook/<name>', () => {
 });
 
 describe('/hook/<name> when the caller hangs up', () => {
+  it('gives a listener that asks for its signal only after the hang-up an aborted one', async () => {
+    const t = await makeApp('');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    let seen: { aborted: boolean; reason: unknown } | undefined;
+    t.service.events.hooks.add({
+      name: 'late-signal',
+      source: 'test',
+      matches: (args) => args.hook === 'late',
+      run: async (_event, ctx) => {
+        started();
+        await gate;
+        seen = { aborted: ctx.signal.aborted, reason: ctx.signal.reason };
+        return 'done';
+      },
+    });
+    try {
+      const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const caller = new AbortController();
+      const call = fetch(`${url}/hook/late`, { signal: caller.signal });
+      await running;
+      caller.abort();
+      await expect(call).rejects.toThrow(/abort/i);
+      // The server sees the connection close on a later turn: wait for it, then let the run go on.
+      const open = () => new Promise<number>((r) => t.app.server.getConnections((_err, n) => r(n)));
+      await expect.poll(open).toBe(0);
+      release();
+      await expect.poll(() => seen).toBeDefined();
+      expect(seen!.aborted).toBe(true);
+      expect(String((seen!.reason as Error).message)).toMatch(/closed the connection/);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('aborts the listeners that have not answered yet', async () => {
     const { log, lines } = captureLog('warn');
     const t = await makeApp(
