@@ -33,9 +33,9 @@ const CLIENT_GONE = new PipitError('UNAVAILABLE', 'the client closed the connect
  * What a web hook's listeners get: `respond`, and an abort signal made when a listener first asks
  * for it (a YAML hook's steps do; a script's function cannot be interrupted and never does). Only
  * then is the connection watched, so that most web hooks need neither a controller nor a listener
- * on the response (~5% of `/hook`'s throughput). A class, not an object literal with a getter: a
+ * on the response (~7% of `/hook`'s throughput). A class, not an object literal with a getter: a
  * getter made per request gives every request's object a hidden class of its own, which V8 keeps
- * in the old generation (that cost a quarter of the throughput in major GCs).
+ * in the old generation (that cost almost a third of the throughput in major GCs).
  *
  * @example
  * const ctx = new WebhookRunContext(reply.raw, respond);
