@@ -136,7 +136,10 @@ export class RunHistory {
       this.#runs.insert(batch, this.#config.max_output_bytes);
     } catch (err) {
       // A history write must never fail the runs it describes; losing the batch is logged.
-      this.#log.warn({ err, runs: batch.length }, 'could not record runs in the history');
+      this.#log.warn(
+        { err, runs: batch.length },
+        `could not record ${batch.length} runs in the history, which lost them (see err: a full disk or a database file that is not writable); the service goes on`,
+      );
     }
   }
 

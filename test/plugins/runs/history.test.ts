@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runIdAt } from '../../../src/core/runs.ts';
 import type { HistoryLimits } from '../../../src/plugins/runs/history.ts';
 import { finishedRun, historyWriters } from '../../helpers/runs.ts';
+import { captureLog } from '../../helpers/service.ts';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -66,5 +67,24 @@ describe('the run history writer', () => {
     await turn();
     expect(store.runs.count()).toBe(768);
     expect(history.held).toBe(0);
+  });
+
+  it('logs a batch it cannot write, losing only that batch, and writes the next ones', async () => {
+    const { log, lines } = captureLog('warn');
+    const { store, history } = openHistory({ max_runs: 1_000_000 }, log);
+    const insert = store.runs.insert.bind(store.runs);
+    let failures = 1;
+    store.runs.insert = (runs, max) => {
+      if (failures-- > 0) throw new Error('SQLITE_FULL: database or disk is full');
+      insert(runs, max);
+    };
+    const first = runIdAt(Date.now());
+    // The observer never throws into the run it is told of, even with the write failing.
+    for (let i = 0; i < 2 * 256; i++) history.observer(finishedRun({ id: first + i }));
+    await turn();
+    expect(store.runs.count()).toBe(256);
+    const warning = lines.find((l) => String(l.msg).startsWith('could not record 256 runs'));
+    expect(warning).toMatchObject({ runs: 256, msg: expect.stringMatching(/full disk/) });
+    expect(String((warning!.err as { message?: string }).message)).toMatch(/SQLITE_FULL/);
   });
 });
