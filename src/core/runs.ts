@@ -195,7 +195,7 @@ export class RunObservers {
    * @example
    * await runs.track({ kind: 'cron', name: 'Nightly', transport: 'cron', trigger: { cron: 'Nightly' } }, () => job.run());
    */
-  async track<T>(
+  track<T>(
     run: RunStart & { kind: RunKind; name: string; args?: Record<string, unknown> },
     fn: () => Promise<T>,
   ): Promise<T> {
@@ -203,19 +203,38 @@ export class RunObservers {
     record.kind = run.kind;
     record.name = run.name;
     if (run.args) record.args = run.args;
+    // Chained rather than awaited: an async function costs every web hook a promise more and its
+    // turns (with the same change to Hooks.runOne: /hook 1.05× the throughput, 8 pairs
+    // 1.03–1.10). The settling callbacks run outside the run's scope, as an await's continuation
+    // did.
+    let pending: Promise<T>;
     try {
-      const value = await runScope.run(record.scope(), fn);
-      record.finish(null, [], value);
-      return value;
+      pending = runScope.run(record.scope(), fn);
     } catch (err) {
-      const code =
-        err && typeof err === 'object' && 'code' in err && typeof err.code === 'string'
-          ? err.code
-          : 'ACTION_FAILED';
-      record.finish(code, [err instanceof Error ? err.message : String(err)]);
-      throw err;
+      failRecord(record, err);
+      // What fn threw, passed on as it is (whatever it is), as `await` did.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(err);
     }
+    return (pending instanceof Promise ? pending : Promise.resolve(pending)).then(
+      (value) => {
+        record.finish(null, [], value);
+        return value;
+      },
+      (err: unknown) => {
+        failRecord(record, err);
+        throw err;
+      },
+    );
   }
+}
+
+function failRecord(record: RunRecord, err: unknown): void {
+  const code =
+    err && typeof err === 'object' && 'code' in err && typeof err.code === 'string'
+      ? err.code
+      : 'ACTION_FAILED';
+  record.finish(code, [err instanceof Error ? err.message : String(err)]);
 }
 
 /** Who and what starts a run: its transport, and what it does not inherit from the run around it. */
