@@ -98,6 +98,7 @@ hook('WebhookEvent', { hook: 'own-csp' }, (e) => e.send_response('<p>x</p>', 200
 hook('WebhookEvent', { hook: 'empty' }, () => undefined);
 hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom'); });
 hook('WebhookEvent', { hook: 'bigint' }, () => ({ n: 10n }));
+hook('WebhookEvent', { hook: 'bigint-sent' }, (e) => { e.send_response({ n: 10n }); return 'then this'; });
 `;
   let t: TestApp;
   beforeAll(async () => {
@@ -123,12 +124,17 @@ hook('WebhookEvent', { hook: 'bigint' }, () => ({ n: 10n }));
     }
   });
 
-  it('answers 500 naming the problem when a listener returns what JSON cannot carry', async () => {
-    const res = await get('bigint');
-    expect(res.statusCode).toBe(500);
-    expect(res.json().response.errors[0]).toMatch(
-      /the answer of hook "bigint" cannot be stored or sent as JSON: it holds a BigInt \(at "n"\)/,
-    );
+  it('answers 500 naming the problem when a listener returns or sends what JSON cannot carry', async () => {
+    for (const name of ['bigint', 'bigint-sent']) {
+      const res = await get(name);
+      expect(res.statusCode, name).toBe(500);
+      expectApiHeaders(res);
+      expect(res.json().response.errors[0]).toMatch(
+        new RegExp(
+          `the answer of hook "${name}" cannot be stored or sent as JSON: it holds a BigInt \\(at "n"\\)`,
+        ),
+      );
+    }
   });
 
   it('sends the document set with HTML and other types, and keeps the headers a listener set', async () => {

@@ -9,6 +9,7 @@ import type { HookOutcome, HookResponse, HookRunContext } from '../../events/hoo
 import { CoreKinds } from '../../events/kinds.ts';
 import type { Service } from '../../service.ts';
 import { sendError } from '../reply.ts';
+import type { ErrorReplyContext } from '../reply.ts';
 import {
   addSecurityHeaders,
   API_HEADERS,
@@ -144,6 +145,30 @@ function answer(reply: FastifyReply, hook: string, response: HookResponse): Fast
   return reply.send(body);
 }
 
+/** The answer once every listener has finished without an explicit one. */
+function answerOutcomes(
+  reply: FastifyReply,
+  name: string,
+  outcomes: HookOutcome[],
+  errors: ErrorReplyContext,
+): void {
+  const answered = outcomes.find((o) => o.ok && o.value !== undefined);
+  if (answered && answered.ok) {
+    answer(reply, name, { body: answered.value, status: 200, headers: {} });
+    return;
+  }
+  // A listener skipped because it has too many runs going: the caller may try again later.
+  const busy = outcomes.find((o) => !o.ok && o.error instanceof HookBusyError);
+  if (busy && !busy.ok) sendError(reply, busy.error, errors);
+  else if (outcomes.some((o) => !o.ok))
+    sendError(
+      reply,
+      new PipitError('INTERNAL', `the listener of hook "${name}" failed (see the service log)`),
+      errors,
+    );
+  else answer(reply, name, { body: undefined, status: 204, headers: {} });
+}
+
 /**
  * `/hook/<name>` (GET, POST, PUT, PATCH, DELETE; unauthenticated by design — the listener decides):
  * raises a WebhookEvent, runs the listeners registered for that hook, and answers with the first
@@ -172,11 +197,11 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
       url: '/hook/:name',
       // Its answers set their security headers themselves, by type (see answer()).
       config: { ownSecurityHeaders: true },
-      handler: async (req, reply) => {
+      handler: (req, reply) => {
         const raw = (req.params as { name: string }).name;
         if (!HOOK_NAME.test(raw)) {
           const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
-          return sendError(
+          sendError(
             reply,
             new PipitError(
               'BAD_REQUEST',
@@ -184,6 +209,7 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
             ),
             errors,
           );
+          return;
         }
         const name = raw;
         const event = makeEvent(
@@ -201,18 +227,44 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
         // Parsed from the request under the JSON limits: no need to serialise it to check.
         void service.events.publish(redactWebhookEvent(event), { parsed: true });
         if (!listeners.length) {
-          return sendError(
+          sendError(
             reply,
             new PipitError('NOT_FOUND', `no listener is registered for hook "${name}"`),
             errors,
           );
+          return;
         }
 
+        // Settled by whichever comes first: an explicit answer (it may come synchronously, from
+        // inside a listener), every listener finishing, or the timeout; the answer is sent from
+        // here. An async handler awaiting a promise settled here cost two promises more a request
+        // and their turns.
         let explicit: HookResponse | undefined;
-        // One promise settled by whichever comes first: an explicit answer, every listener
-        // finishing, or the timeout (a race of three promises cost ~1.5 µs a request).
-        let settle!: (first: HookOutcome[] | 'explicit' | 'timeout') => void;
-        const settled = new Promise<HookOutcome[] | 'explicit' | 'timeout'>((r) => (settle = r));
+        let timer: NodeJS.Timeout | undefined;
+        let answered = false;
+        const settle = (first: HookOutcome[] | 'explicit' | 'timeout'): void => {
+          if (answered) return;
+          answered = true;
+          if (timer) clearTimeout(timer);
+          ctx.done();
+          try {
+            if (explicit) answer(reply, name, explicit);
+            else if (first === 'timeout') {
+              ctx.abort(new PipitError('TIMEOUT', `hook "${name}" timed out`));
+              sendError(
+                reply,
+                new PipitError(
+                  'TIMEOUT',
+                  `the listener of hook "${name}" did not answer within ${timeoutMs / 1000} s`,
+                ),
+                errors,
+              );
+            } else answerOutcomes(reply, name, first as HookOutcome[], errors);
+          } catch (err) {
+            // An answer that cannot be sent (a body that cannot be JSON): the app's error handler.
+            reply.send(err);
+          }
+        };
         const ctx = new WebhookRunContext(reply.raw, (response) => {
           explicit ??= response;
           settle('explicit');
@@ -222,40 +274,8 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
         if (listeners.length === 1)
           void hooks.runOne(listeners[0]!, event, ctx).then((o) => settle([o]));
         else void Promise.all(listeners.map((hook) => hooks.runOne(hook, event, ctx))).then(settle);
-        const timer = setTimeout(settle, timeoutMs, 'timeout');
-        const first = await settled;
-        clearTimeout(timer);
-        ctx.done();
-        if (explicit) return answer(reply, name, explicit);
-        if (first === 'timeout') {
-          ctx.abort(new PipitError('TIMEOUT', `hook "${name}" timed out`));
-          return sendError(
-            reply,
-            new PipitError(
-              'TIMEOUT',
-              `the listener of hook "${name}" did not answer within ${timeoutMs / 1000} s`,
-            ),
-            errors,
-          );
-        }
-        const outcomes = first as HookOutcome[];
-        const answered = outcomes.find((o) => o.ok && o.value !== undefined);
-        if (answered && answered.ok)
-          return answer(reply, name, { body: answered.value, status: 200, headers: {} });
-        // A listener skipped because it has too many runs going: the caller may try again later.
-        const busy = outcomes.find((o) => !o.ok && o.error instanceof HookBusyError);
-        if (busy && !busy.ok) return sendError(reply, busy.error, errors);
-        if (outcomes.some((o) => !o.ok)) {
-          return sendError(
-            reply,
-            new PipitError(
-              'INTERNAL',
-              `the listener of hook "${name}" failed (see the service log)`,
-            ),
-            errors,
-          );
-        }
-        return answer(reply, name, { body: undefined, status: 204, headers: {} });
+        if (!answered) timer = setTimeout(settle, timeoutMs, 'timeout');
+        // Nothing returned: fastify waits for the reply sent from settle().
       },
     });
   });
