@@ -71,7 +71,9 @@ describe('the run history writer', () => {
 
   it('logs a batch it cannot write, losing only that batch, and writes the next ones', async () => {
     const { log, lines } = captureLog('warn');
-    const { store, history } = openHistory({ max_runs: 1_000_000 }, log);
+    // Both batches are written in the one turn awaited below, however slow the machine (the
+    // failure's log line can take longer than the default catch-up time on a loaded CI runner).
+    const { store, history } = openHistory({ max_runs: 1_000_000 }, log, { catchUpMs: 60_000 });
     const insert = store.runs.insert.bind(store.runs);
     let failures = 1;
     store.runs.insert = (runs, max) => {
