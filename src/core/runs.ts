@@ -215,7 +215,7 @@ export class RunObservers {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return Promise.reject(err);
     }
-    return (pending instanceof Promise ? pending : Promise.resolve(pending)).then(
+    return Promise.resolve(pending).then(
       (value) => {
         record.finish(null, [], value);
         return value;

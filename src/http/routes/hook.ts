@@ -239,17 +239,15 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
         // inside a listener), every listener finishing, or the timeout; the answer is sent from
         // here. An async handler awaiting a promise settled here cost two promises more a request
         // and their turns.
-        let explicit: HookResponse | undefined;
         let timer: NodeJS.Timeout | undefined;
         let answered = false;
-        const settle = (first: HookOutcome[] | 'explicit' | 'timeout'): void => {
+        const settle = (first: HookOutcome[] | HookResponse | 'timeout'): void => {
           if (answered) return;
           answered = true;
           if (timer) clearTimeout(timer);
           ctx.done();
           try {
-            if (explicit) answer(reply, name, explicit);
-            else if (first === 'timeout') {
+            if (first === 'timeout') {
               ctx.abort(new PipitError('TIMEOUT', `hook "${name}" timed out`));
               sendError(
                 reply,
@@ -259,16 +257,15 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
                 ),
                 errors,
               );
-            } else answerOutcomes(reply, name, first as HookOutcome[], errors);
+            } else if (Array.isArray(first)) answerOutcomes(reply, name, first, errors);
+            else answer(reply, name, first);
           } catch (err) {
             // An answer that cannot be sent (a body that cannot be JSON): the app's error handler.
             reply.send(err);
           }
         };
-        const ctx = new WebhookRunContext(reply.raw, (response) => {
-          explicit ??= response;
-          settle('explicit');
-        });
+        // The first explicit answer wins; later ones, and outcomes after it, are ignored.
+        const ctx = new WebhookRunContext(reply.raw, settle);
         const hooks = service.events.hooks;
         // runOne turns a listener's failure into an outcome: neither of these rejects.
         if (listeners.length === 1)
