@@ -1,15 +1,19 @@
 import { SizedMasker } from '../core/redact.ts';
 import type { FinishedRun } from '../core/runs.ts';
+import { FLAG, SLOT } from './run-codec.ts';
 
 /**
- * Writes one batch of the history as compact JSON text: `{"v":2,"base":B,"strings":[...],"runs":[...]}`.
- * Each run is an array (see `decodeBatch` in run-codec.ts for its slots): ids are offsets from the batch's
- * lowest id `B`, names, transports, callers and other repeated text are indexes into `strings`, and
- * the duration is in microseconds. What recording costs is mostly bytes written (SQLite's WAL and
- * its checkpoint) and numbers turned into text; small integers keep both down, to ~110 bytes for a
- * `utils.echo`. Secrets are masked here (declared `secret()` parameters and credential keys at any
- * depth), at the batched write, off the request's path; arguments and outputs are cut to
- * `maxBytes` characters of JSON.
+ * Writes one batch of the history as compact JSON text:
+ * `{"v":3,"base":B,"strings":[...],"contexts":[[...]],"runs":[[...]]}`. What runs of a batch share
+ * (kind, name, transport, caller, trigger, error code, replayed run) is written once, as a
+ * context of indexes into `strings`. A run is a short array (see `decodeBatch` in run-codec.ts):
+ * its id as an offset from the batch's lowest id `B`, its parent and root as offsets from its id
+ * (an id is never its own parent: 0 there means none), its context, its start and duration (µs),
+ * flags, and its values. What recording costs is mostly JSON work, bytes written (SQLite's WAL and
+ * its checkpoint) and numbers turned into text: ~70 bytes for a `utils.echo` (~105 in format 2,
+ * which wrote every run's shared fields). Secrets are masked here (declared `secret()` parameters
+ * and credential keys at any depth), at the batched write, off the request's path; arguments and
+ * outputs are cut to `maxBytes` characters of JSON.
  *
  * The whole batch is one `JSON.stringify` (its cost is mostly per call: ~0.3 µs a run less than a
  * call per run): a value goes in as it is when the masking walk bounds its JSON under `maxBytes`,
@@ -25,8 +29,13 @@ export class BatchWriter {
   readonly #maxBytes: number;
   readonly #strings: string[] = [];
   readonly #index = new Map<string, number>();
+  readonly #contexts: number[][] = [];
+  readonly #contextIndex = new Map<string, number>();
   readonly #runs: unknown[][] = [];
   readonly #masker = new SizedMasker();
+  /** The last run added and its context: a busy service's runs mostly share the one before. */
+  #last: FinishedRun | undefined;
+  #lastContext = -1;
 
   constructor(base: number, maxBytes: number) {
     this.#base = base;
@@ -34,13 +43,27 @@ export class BatchWriter {
   }
 
   add(run: FinishedRun): void {
+    const id = run.id;
+    const slots: unknown[] = [
+      id - this.#base,
+      run.parent_id === null ? 0 : id - run.parent_id,
+      id - run.root_id,
+      this.#context(run),
+      run.started_at - Math.floor(id / 1024),
+      Math.round(run.duration_ms * 1000),
+      0,
+    ];
+    this.#values(run, slots);
+    this.#runs.push(slots);
+  }
+
+  /** The run's context index: the last run's when they share it, else found or added. */
+  #context(run: FinishedRun): number {
+    const last = this.#last;
+    if (last && sameContext(last, run)) return this.#lastContext;
     const c = run.caller;
     const t = run.trigger;
-    const b = this.#base;
-    const slots: unknown[] = [
-      run.id - b,
-      run.parent_id === null ? null : run.parent_id - b,
-      run.root_id - b,
+    const context = [
       this.#str(run.kind),
       this.#str(run.name),
       this.#str(run.transport),
@@ -51,21 +74,25 @@ export class BatchWriter {
       this.#str(t?.cron),
       this.#str(t?.event_id),
       this.#str(t?.event_type),
-      run.started_at - Math.floor(run.id / 1024),
-      Math.round(run.duration_ms * 1000),
-      run.outcome === 'failed' ? 1 : 0,
       this.#str(run.error_code),
-      run.errors.length ? run.errors : 0,
-      run.replay_of === null ? -1 : this.#str(run.replay_of),
+      this.#str(run.replay_of),
     ];
-    this.#values(run, slots);
-    this.#runs.push(slots);
+    const key = context.join();
+    let i = this.#contextIndex.get(key);
+    if (i === undefined) {
+      i = this.#contexts.push(context) - 1;
+      this.#contextIndex.set(key, i);
+    }
+    this.#last = run;
+    this.#lastContext = i;
+    return i;
   }
 
-  /** Slots 19-21: the flags, the arguments and the output, masked and cut. */
+  /** The flags, then the arguments, the output (if any) and the errors (if any), masked and cut. */
   #values(run: FinishedRun, slots: unknown[]): void {
     const max = this.#maxBytes;
     const masker = this.#masker;
+    let flags = run.outcome === 'failed' ? FLAG.failed : 0;
     let args: unknown;
     let argsSize: number;
     try {
@@ -79,6 +106,7 @@ export class BatchWriter {
     let output: unknown;
     let outputSize = 0;
     if (run.output !== undefined) {
+      flags |= FLAG.hasOutput;
       try {
         output = masker.mask(run.output);
         outputSize = masker.size;
@@ -87,20 +115,30 @@ export class BatchWriter {
         outputSize = Infinity;
       }
     }
-    const has = run.output === undefined ? 0 : 4;
-    if (argsSize <= max && outputSize <= max) {
-      if (has) slots.push(has, args, output);
-      else slots.push(0, args);
-      return;
+    if (argsSize > max || outputSize > max) {
+      const a = exactly(args, max);
+      args = a.value;
+      if (a.truncated) flags |= FLAG.argsCut;
+      if (flags & FLAG.hasOutput) {
+        const o = exactly(output, max);
+        output = o.value;
+        if (o.truncated) flags |= FLAG.outputCut;
+      }
     }
-    const a = exactly(args, max);
-    const o = has ? exactly(output, max) : undefined;
-    slots.push((a.truncated ? 1 : 0) | (o ? (o.truncated ? 6 : 4) : 0), a.value);
-    if (o) slots.push(o.value);
+    slots[SLOT.flags] = run.errors.length ? flags | FLAG.hasErrors : flags;
+    slots.push(args);
+    if (flags & FLAG.hasOutput) slots.push(output);
+    if (run.errors.length) slots.push(run.errors);
   }
 
   text(): string {
-    const batch = { v: 2, base: this.#base, strings: this.#strings, runs: this.#runs };
+    const batch = {
+      v: 3,
+      base: this.#base,
+      strings: this.#strings,
+      contexts: this.#contexts,
+      runs: this.#runs,
+    };
     try {
       return JSON.stringify(batch);
     } catch {
@@ -110,10 +148,16 @@ export class BatchWriter {
         try {
           JSON.stringify(slots);
         } catch {
-          const a = exactly(slots[20], this.#maxBytes);
-          const o = (slots[19] as number) & 4 ? exactly(slots[21], this.#maxBytes) : undefined;
-          slots.splice(19, 3, (a.truncated ? 1 : 0) | (o ? (o.truncated ? 6 : 4) : 0), a.value);
-          if (o) slots.push(o.value);
+          let flags = slots[SLOT.flags] as number;
+          const a = exactly(slots[SLOT.args], this.#maxBytes);
+          slots[SLOT.args] = a.value;
+          if (a.truncated) flags |= FLAG.argsCut;
+          if (flags & FLAG.hasOutput) {
+            const o = exactly(slots[SLOT.args + 1], this.#maxBytes);
+            slots[SLOT.args + 1] = o.value;
+            if (o.truncated) flags |= FLAG.outputCut;
+          }
+          slots[SLOT.flags] = flags;
         }
       }
       return JSON.stringify(batch);
@@ -129,6 +173,33 @@ export class BatchWriter {
     }
     return i;
   }
+}
+
+/** True when two runs have the same context (what `BatchWriter` writes once for both). */
+function sameContext(a: FinishedRun, b: FinishedRun): boolean {
+  if (
+    a.name !== b.name ||
+    a.kind !== b.kind ||
+    a.transport !== b.transport ||
+    a.error_code !== b.error_code ||
+    a.replay_of !== b.replay_of
+  )
+    return false;
+  const c = a.caller;
+  const d = b.caller;
+  if (c !== d && (!c || !d || c.user !== d.user || c.via !== d.via || c.token_id !== d.token_id))
+    return false;
+  const t = a.trigger;
+  const u = b.trigger;
+  return (
+    t === u ||
+    (!!t &&
+      !!u &&
+      t.hook === u.hook &&
+      t.cron === u.cron &&
+      t.event_id === u.event_id &&
+      t.event_type === u.event_type)
+  );
 }
 
 /** What is kept of a value that cannot be written as JSON: the reason. */

@@ -59,30 +59,111 @@ export interface RawRun {
   replay_of?: number | null;
 }
 
-/** A batch as `BatchWriter` (run-batch-writer.ts) writes it. */
-interface CompactBatch {
+/**
+ * Slots of a compact run (format 3) that are not read in order: its flags and its arguments (the
+ * output and the errors follow, when the flags say they are there).
+ *
+ * @example
+ * slots[SLOT.flags] & FLAG.failed; // the run failed
+ */
+export const SLOT = { flags: 6, args: 7 } as const;
+
+/**
+ * Bits of a compact run's flags slot.
+ *
+ * @example
+ * FLAG.hasOutput | FLAG.outputCut; // an output, cut to the limit
+ */
+export const FLAG = { argsCut: 1, outputCut: 2, hasOutput: 4, failed: 8, hasErrors: 16 } as const;
+
+/** A batch in the compact form of format 2 (written before format 3; still read). */
+interface CompactBatchV2 {
   v: 2;
   base: number;
   strings: string[];
   runs: unknown[][];
 }
 
+/** A batch as `BatchWriter` (run-batch-writer.ts) writes it. */
+interface CompactBatch {
+  v: 3;
+  base: number;
+  strings: string[];
+  contexts: number[][];
+  runs: unknown[][];
+}
+
 /**
- * The runs of one stored batch: the compact form `BatchWriter` (run-batch-writer.ts) writes, or a plain array of
- * {@link RawRun} (batches moved from the version 2 table, and batches written again by pruning).
+ * The runs of one stored batch: the compact form `BatchWriter` (run-batch-writer.ts) writes
+ * (format 3, or format 2 written by earlier versions), or a plain array of {@link RawRun} (batches
+ * moved from the version 2 table, and batches written again by pruning).
  *
- * Slots of a compact run: 0 id, 1 parent id (null: none), 2 root id (all three as offsets from
- * `base`), 3 kind, 4 name, 5 transport, 6-8 caller user, via and token id, 9-12 hook, cron, event
- * id and event type (strings, -1: none), 13 start time minus the id's millisecond, 14 duration in
- * µs, 15 failed (0/1), 16 error code, 17 errors (0: none), 18 the replayed run's id (a string;
- * -1: none), 19 flags (1 arguments cut, 2 output cut, 4 has an output), 20 arguments, 21 output.
+ * Format 3: `contexts` holds what runs share, as indexes into `strings` (-1: none): 0 kind, 1 name,
+ * 2 transport, 3-5 caller user, via and token id, 6-9 hook, cron, event id and event type, 10
+ * error code, 11 the replayed run's id. Slots of a run: 0 id (offset from `base`), 1 the id minus
+ * its parent's (0: none), 2 the id minus its root's, 3 context, 4 start time minus the id's
+ * millisecond, 5 duration in µs, 6 flags (1 arguments cut, 2 output cut, 4 has an output, 8
+ * failed, 16 has errors), 7 arguments, then the output (flag 4) and the errors (flag 16).
  *
  * @example
  * decodeBatch(row.runs).filter((run) => run.outcome === 'failed');
  */
 export function decodeBatch(text: string): RawRun[] {
-  const parsed = JSON.parse(text) as RawRun[] | CompactBatch;
+  const parsed = JSON.parse(text) as RawRun[] | CompactBatch | CompactBatchV2;
   if (Array.isArray(parsed)) return parsed;
+  if (parsed.v === 2) return decodeV2(parsed);
+  const { base, strings } = parsed;
+  const str = (i: number | undefined) => (i !== undefined && i >= 0 ? strings[i] : undefined);
+  const contexts = parsed.contexts.map((c) => {
+    const user = str(c[3]);
+    const [hook, cron, event_id, event_type] = [str(c[6]), str(c[7]), str(c[8]), str(c[9])];
+    const replayed = str(c[11]);
+    return {
+      kind: str(c[0]) ?? 'action',
+      name: str(c[1]) ?? '',
+      transport: str(c[2]) ?? '',
+      caller: user === undefined ? null : { user, via: str(c[4]), token_id: str(c[5]) },
+      trigger:
+        (hook ?? cron ?? event_id ?? event_type) ? { hook, cron, event_id, event_type } : null,
+      error_code: str(c[10]) ?? null,
+      replay_of: replayed === undefined ? null : Number(replayed),
+    };
+  });
+  return parsed.runs.map((r) => {
+    const id = (r[0] as number) + base;
+    const context = contexts[r[3] as number]!;
+    const flags = r[SLOT.flags] as number;
+    let next = SLOT.args + 1;
+    const output = flags & FLAG.hasOutput ? r[next++] : undefined;
+    return {
+      id,
+      parent_id: r[1] === 0 ? null : id - (r[1] as number),
+      root_id: id - (r[2] as number),
+      kind: context.kind,
+      name: context.name,
+      transport: context.transport,
+      caller: context.caller,
+      trigger: context.trigger,
+      started_at: Math.floor(id / 1024) + (r[4] as number),
+      duration_ms: (r[5] as number) / 1000,
+      outcome: flags & FLAG.failed ? 'failed' : 'ok',
+      error_code: context.error_code,
+      errors: flags & FLAG.hasErrors ? (r[next] as string[]) : [],
+      replay_of: context.replay_of,
+      args: r[SLOT.args],
+      args_truncated: (flags & FLAG.argsCut) !== 0,
+      output,
+      output_truncated: (flags & FLAG.outputCut) !== 0,
+    };
+  });
+}
+
+// Slots of a format 2 run: 0 id, 1 parent id (null: none), 2 root id (all three as offsets from
+// `base`), 3 kind, 4 name, 5 transport, 6-8 caller user, via and token id, 9-12 hook, cron, event
+// id and event type (strings, -1: none), 13 start time minus the id's millisecond, 14 duration in
+// µs, 15 failed (0/1), 16 error code, 17 errors (0: none), 18 the replayed run's id (a string;
+// -1: none), 19 flags (1 arguments cut, 2 output cut, 4 has an output), 20 arguments, 21 output.
+function decodeV2(parsed: CompactBatchV2): RawRun[] {
   const { base, strings } = parsed;
   const str = (i: unknown) => (typeof i === 'number' && i >= 0 ? strings[i] : undefined);
   return parsed.runs.map((r) => {

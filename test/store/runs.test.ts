@@ -75,6 +75,122 @@ describe('run batches', () => {
     });
     expect(c).toMatchObject({ output: null, started_at: MS + 8, output_truncated: false });
   });
+
+  it('write what runs share once, and keep each run its own context', () => {
+    const ada = { user: 'ada', via: 'token', token_id: 'tok-1' };
+    const cron = at(0);
+    const runs = [
+      // Same context as each other (equal callers, not the same object)...
+      run({ id: at(1), caller: ada }),
+      run({ id: at(2), caller: { ...ada } }),
+      // ...then a run that differs in one field each...
+      run({ id: at(3), caller: { ...ada, token_id: 'tok-2' } }),
+      run({
+        id: at(4),
+        caller: ada,
+        outcome: 'failed',
+        error_code: 'NOT_FOUND',
+        errors: ['no'],
+        output: undefined,
+      }),
+      run({ id: at(5), caller: ada, replay_of: String(at(1)) }),
+      // ...a cron's steps, two levels down...
+      run({ id: at(6, 1), parent_id: cron, root_id: cron, caller: null, trigger: { cron: 'N' } }),
+      run({
+        id: at(6, 2),
+        parent_id: at(6, 1),
+        root_id: cron,
+        caller: null,
+        trigger: { cron: 'N' },
+      }),
+      // ...and the first context again.
+      run({ id: at(7), caller: ada }),
+    ];
+    const batch = new BatchWriter(at(1), 16384);
+    for (const r of runs) batch.add(r);
+    const text = batch.text();
+    expect((JSON.parse(text) as { contexts: unknown[] }).contexts).toHaveLength(5);
+    const decoded = decodeBatch(text);
+    expect(decoded.map((r) => r.caller?.token_id ?? null)).toEqual([
+      'tok-1',
+      'tok-1',
+      'tok-2',
+      'tok-1',
+      'tok-1',
+      null,
+      null,
+      'tok-1',
+    ]);
+    expect(decoded[3]).toMatchObject({
+      outcome: 'failed',
+      error_code: 'NOT_FOUND',
+      errors: ['no'],
+      output: undefined,
+    });
+    expect(decoded.map((r) => r.error_code)).toEqual([
+      null,
+      null,
+      null,
+      'NOT_FOUND',
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(decoded[4]!.replay_of).toBe(at(1));
+    expect(decoded[7]!.replay_of).toBeNull();
+    expect(decoded[5]).toMatchObject({ parent_id: cron, root_id: cron, trigger: { cron: 'N' } });
+    expect(decoded[6]).toMatchObject({ parent_id: at(6, 1), root_id: cron, caller: null });
+    expect(decoded[0]).toMatchObject({ parent_id: null, root_id: at(1), trigger: null });
+  });
+
+  it('still read batches written in the format before (version 2)', () => {
+    // Written by the version 2 BatchWriter: a failed cron, its failed step (a secret masked), and
+    // a replayed echo whose arguments were cut at 100 characters.
+    const v2 =
+      '{"v":2,"base":1838489600000000,"strings":["cron","Nightly","ACTION_FAILED","action","shell.exec","utils.echo","http","ada","token","tok-1","1838489599994880"],"runs":[[0,null,0,0,1,0,-1,-1,-1,-1,1,-1,-1,0,12500,1,2,["step 1 failed"],-1,0,{}],[1024,0,0,3,4,0,-1,-1,-1,-1,1,-1,-1,0,3250,1,2,["exit 1"],-1,0,{"cmd":"false","token":"[redacted]"}],[2048,null,2048,3,5,6,7,8,9,-1,-1,-1,-1,1,500,0,-1,0,10,5,"{\\"text\\":\\"' +
+      'x'.repeat(90) +
+      '","y"]]}';
+    const [cron, step, echo] = decodeBatch(v2);
+    expect(cron).toMatchObject({
+      id: at(0),
+      parent_id: null,
+      root_id: at(0),
+      kind: 'cron',
+      name: 'Nightly',
+      transport: 'cron',
+      caller: null,
+      trigger: { cron: 'Nightly' },
+      started_at: MS,
+      duration_ms: 12.5,
+      outcome: 'failed',
+      error_code: 'ACTION_FAILED',
+      errors: ['step 1 failed'],
+      args: {},
+      output: undefined,
+    });
+    expect(step).toMatchObject({
+      id: at(1),
+      parent_id: at(0),
+      root_id: at(0),
+      name: 'shell.exec',
+      args: { cmd: 'false', token: '[redacted]' },
+      errors: ['exit 1'],
+    });
+    expect(echo).toMatchObject({
+      id: at(2),
+      parent_id: null,
+      caller: { user: 'ada', via: 'token', token_id: 'tok-1' },
+      trigger: null,
+      started_at: MS + 3,
+      outcome: 'ok',
+      replay_of: at(-5),
+      args: `{"text":"${'x'.repeat(90)}`,
+      args_truncated: true,
+      output: 'y',
+      output_truncated: false,
+    });
+  });
 });
 
 describe('run batches: values that JSON writes its own way, or cannot write', () => {
