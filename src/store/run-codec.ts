@@ -113,22 +113,7 @@ export function decodeBatch(text: string): RawRun[] {
   if (Array.isArray(parsed)) return parsed;
   if (parsed.v === 2) return decodeV2(parsed);
   const { base, strings } = parsed;
-  const str = (i: number | undefined) => (i !== undefined && i >= 0 ? strings[i] : undefined);
-  const contexts = parsed.contexts.map((c) => {
-    const user = str(c[3]);
-    const [hook, cron, event_id, event_type] = [str(c[6]), str(c[7]), str(c[8]), str(c[9])];
-    const replayed = str(c[11]);
-    return {
-      kind: str(c[0]) ?? 'action',
-      name: str(c[1]) ?? '',
-      transport: str(c[2]) ?? '',
-      caller: user === undefined ? null : { user, via: str(c[4]), token_id: str(c[5]) },
-      trigger:
-        (hook ?? cron ?? event_id ?? event_type) ? { hook, cron, event_id, event_type } : null,
-      error_code: str(c[10]) ?? null,
-      replay_of: replayed === undefined ? null : Number(replayed),
-    };
-  });
+  const contexts = parsed.contexts.map((c) => contextOf(strings, c));
   return parsed.runs.map((r) => {
     const id = (r[0] as number) + base;
     const context = contexts[r[3] as number]!;
@@ -139,17 +124,11 @@ export function decodeBatch(text: string): RawRun[] {
       id,
       parent_id: r[1] === 0 ? null : id - (r[1] as number),
       root_id: id - (r[2] as number),
-      kind: context.kind,
-      name: context.name,
-      transport: context.transport,
-      caller: context.caller,
-      trigger: context.trigger,
+      ...context,
       started_at: Math.floor(id / 1024) + (r[4] as number),
       duration_ms: (r[5] as number) / 1000,
       outcome: flags & FLAG.failed ? 'failed' : 'ok',
-      error_code: context.error_code,
       errors: flags & FLAG.hasErrors ? (r[next] as string[]) : [],
-      replay_of: context.replay_of,
       args: r[SLOT.args],
       args_truncated: (flags & FLAG.argsCut) !== 0,
       output,
@@ -165,34 +144,43 @@ export function decodeBatch(text: string): RawRun[] {
 // -1: none), 19 flags (1 arguments cut, 2 output cut, 4 has an output), 20 arguments, 21 output.
 function decodeV2(parsed: CompactBatchV2): RawRun[] {
   const { base, strings } = parsed;
-  const str = (i: unknown) => (typeof i === 'number' && i >= 0 ? strings[i] : undefined);
   return parsed.runs.map((r) => {
     const id = (r[0] as number) + base;
     const flags = r[19] as number;
-    const user = str(r[6]);
-    const [hook, cron, event_id, event_type] = [str(r[9]), str(r[10]), str(r[11]), str(r[12])];
+    // Slots 3-12, 16 and 18 hold what format 3 writes as a context, in its order.
+    const shared = [...r.slice(3, 13), r[16], r[18]];
     return {
       id,
       parent_id: r[1] === null ? null : (r[1] as number) + base,
       root_id: (r[2] as number) + base,
-      kind: str(r[3]) ?? 'action',
-      name: str(r[4]) ?? '',
-      transport: str(r[5]) ?? '',
-      caller: user === undefined ? null : { user, via: str(r[7]), token_id: str(r[8]) },
-      trigger:
-        (hook ?? cron ?? event_id ?? event_type) ? { hook, cron, event_id, event_type } : null,
+      ...contextOf(strings, shared),
       started_at: Math.floor(id / 1024) + (r[13] as number),
       duration_ms: (r[14] as number) / 1000,
       outcome: r[15] === 1 ? 'failed' : 'ok',
-      error_code: str(r[16]) ?? null,
       errors: Array.isArray(r[17]) ? (r[17] as string[]) : [],
-      replay_of: r[18] === -1 ? null : Number(str(r[18])),
       args: r[20],
       args_truncated: (flags & 1) !== 0,
       output: flags & 4 ? r[21] : undefined,
       output_truncated: (flags & 2) !== 0,
     };
   });
+}
+
+/** What a run shares with others of its batch, from format 3's context (string indexes, -1: none). */
+function contextOf(strings: string[], c: unknown[]) {
+  const str = (i: unknown) => (typeof i === 'number' && i >= 0 ? strings[i] : undefined);
+  const user = str(c[3]);
+  const [hook, cron, event_id, event_type] = [str(c[6]), str(c[7]), str(c[8]), str(c[9])];
+  const replayed = str(c[11]);
+  return {
+    kind: str(c[0]) ?? 'action',
+    name: str(c[1]) ?? '',
+    transport: str(c[2]) ?? '',
+    caller: user === undefined ? null : { user, via: str(c[4]), token_id: str(c[5]) },
+    trigger: (hook ?? cron ?? event_id ?? event_type) ? { hook, cron, event_id, event_type } : null,
+    error_code: str(c[10]) ?? null,
+    replay_of: replayed === undefined ? null : Number(replayed),
+  };
 }
 
 /**
