@@ -17,8 +17,17 @@ const BODY = JSON.stringify({
   action: 'utils.echo',
   args: { text: 'hello', n: 1 },
 });
-/** Unmeasured load on a fresh process before its leg: start-up, JIT, the first checkpoint. */
-const FRESH_WARMUP_SECONDS = 3;
+/**
+ * Unmeasured load on a fresh process before its leg, counted in requests served rather than
+ * seconds: start-up, JIT, and the history's first WAL checkpoint, whose thread starts then (a
+ * one-time ~30-70 ms of CPU, not a cost per request). The history asks for it after 4 MB of
+ * batches, ~60,000 runs of ~70 bytes: a fixed 3 s covered that at 20k req/s, but on a slower
+ * machine, or with a more compact history, it fell inside the measured leg.
+ */
+const FRESH_WARMUP_REQUESTS = 120_000;
+/** ...within this long at most (a machine too slow for that is measured warmed this long). */
+const FRESH_WARMUP_MAX_SECONDS = 15;
+const FRESH_WARMUP_STEP_SECONDS = 2;
 
 const load = (url: string, token: string, seconds: number, connections: number, pid: number) =>
   loadHttp(
@@ -32,6 +41,17 @@ const load = (url: string, token: string, seconds: number, connections: number, 
     pid,
   );
 
+async function warmUp(url: string, token: string, connections: number, pid: number) {
+  const step = FRESH_WARMUP_STEP_SECONDS;
+  let served = 0;
+  for (
+    let spent = 0;
+    served < FRESH_WARMUP_REQUESTS && spent < FRESH_WARMUP_MAX_SECONDS;
+    spent += step
+  )
+    served += (await load(url, token, step, connections, pid)).rps * step;
+}
+
 // One service in a process of its own, started for this leg only, warmed, measured, stopped.
 function freshLeg(label: string, record: boolean, connections: number): Leg {
   return {
@@ -43,7 +63,7 @@ function freshLeg(label: string, record: boolean, connections: number): Leg {
       try {
         const url = record ? info.recordingUrl : info.plainUrl;
         const token = record ? info.recordingToken : info.plainToken;
-        await load(url, token, FRESH_WARMUP_SECONDS, connections, child.pid!);
+        await warmUp(url, token, connections, child.pid!);
         return await load(url, token, seconds, connections, child.pid!);
       } finally {
         await stopTarget(child);
@@ -91,7 +111,7 @@ export async function benchRecording(opts: {
     await stopTarget(child);
   }
   const fresh = await abCompare({
-    title: `The same, each leg a fresh process with one service (${FRESH_WARMUP_SECONDS} s warm-up each)`,
+    title: `The same, each leg a fresh process with one service (warmed by ${FRESH_WARMUP_REQUESTS.toLocaleString('en')} requests each)`,
     metric: 'rps',
     pairs: opts.pairs,
     seconds: opts.seconds,
