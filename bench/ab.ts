@@ -1,6 +1,7 @@
 import type { CpuShares } from './cpu.ts';
 import { generatorBound } from './cpu.ts';
-import { median, quantile } from './lib.ts';
+import { median, medianInterval, quantile } from './lib.ts';
+import type { MedianInterval } from './lib.ts';
 
 /** A median and the range around it. */
 export interface Spread {
@@ -62,6 +63,8 @@ export interface Comparison {
   /** subject / baseline per pair, in run order. */
   ratios: number[];
   ratio: Spread;
+  /** Where the true median ratio lies, from the pairs (see `medianInterval`). */
+  interval: MedianInterval;
   /**
    * The server's CPU time per request, baseline / subject, per pair: what the throughput ratio
    * would be if both were CPU-bound. Less sensitive than throughput to other processes taking
@@ -170,6 +173,7 @@ export async function abCompare(opts: {
     generator: legs[opts.baseline.label]![0]!.generator,
     ratios,
     ratio,
+    interval: medianInterval(ratios),
     costRatios,
     costRatio: spread(costRatios),
     ...(opts.goal === undefined ? {} : { goal: opts.goal, met }),
@@ -231,6 +235,7 @@ function print(
   console.log(
     `${what} ratio: median ${r.ratio.median.toFixed(2)} (spread ${r.ratio.min.toFixed(2)}–${r.ratio.max.toFixed(2)}; pairs ${r.ratios.map((x) => x.toFixed(2)).join(' ')})${r.pooled ? '' : goal}`,
   );
+  if (!r.pooled) console.log(intervalLine(r));
   if (r.pooled) {
     const p = r.pooled;
     console.log(
@@ -260,4 +265,29 @@ function print(
         `!!! is higher than measured, so the ratio above is flattered toward 1.0.\n${bar}`,
     );
   }
+}
+
+/**
+ * The median ratio's confidence interval, and whether it settles the goal: a median a little
+ * over or under the goal says nothing when the interval reaches across it.
+ *
+ * @example
+ * intervalLine(comparison); // "the median's 94% interval over 5 pairs: 0.83–1.05: ..."
+ */
+export function intervalLine(
+  r: Pick<Comparison, 'interval' | 'ratios' | 'goal' | 'metric'>,
+): string {
+  const { low, high, coverage } = r.interval;
+  const head = `the median's ${Math.floor(coverage * 100)}% interval over ${r.ratios.length} pairs: ${low.toFixed(2)}–${high.toFixed(2)}`;
+  const goal = r.goal;
+  if (goal === undefined) return head;
+  // Throughput must reach the goal; a p99 ratio must stay at or under it.
+  const met = r.metric === 'rps' ? low >= goal : high <= goal;
+  const notMet = r.metric === 'rps' ? high < goal : low > goal;
+  if (met || notMet) {
+    const side =
+      r.metric === 'rps' ? (met ? 'at or above' : 'below') : met ? 'at or below' : 'above';
+    return `${head}: all ${side} the goal (${goal}), so it is ${met ? 'met' : 'not met'} beyond this run's noise`;
+  }
+  return `${head}: it holds the goal (${goal}), so these pairs cannot tell met from not met`;
 }

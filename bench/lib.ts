@@ -72,6 +72,45 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN;
 }
 
+/** A range that holds the true median of what was sampled with a known probability. */
+export interface MedianInterval {
+  low: number;
+  high: number;
+  /** The probability that the range holds the true median (0.9375 for the range of 5 values). */
+  coverage: number;
+}
+
+/**
+ * A confidence interval for the median that assumes nothing about the distribution: the k-th
+ * smallest and k-th largest value, with k as large as keeps the coverage (the chance that the
+ * true median lies between them, 1 - 2·P(Binomial(n, ½) < k)) at `level` or more. With 5 values
+ * it is their whole range (93.75%); with 8, the 2nd to the 7th (93.0%); with fewer than 5, the
+ * range, whose coverage is below 90% (4 values: 87.5%) and is reported as it is.
+ *
+ * @example
+ * medianInterval([0.9, 1.0, 0.95, 0.8, 1.1]); // { low: 0.8, high: 1.1, coverage: 0.9375 }
+ */
+export function medianInterval(values: number[], level = 0.9): MedianInterval {
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  // P(Binomial(n, ½) <= j) for j = 0, 1, ...: the chance that j or fewer values fall below the median.
+  let below = 0;
+  let term = 1; // C(n, j)
+  let best = { k: 1, coverage: 1 - 2 / 2 ** n };
+  for (let k = 1; k <= Math.floor(n / 2); k++) {
+    below += term / 2 ** n; // P(at most k-1 below)
+    term = (term * (n - k + 1)) / k;
+    const coverage = 1 - 2 * below;
+    if (coverage < level) break;
+    best = { k, coverage };
+  }
+  return {
+    low: sorted[best.k - 1] ?? NaN,
+    high: sorted[n - best.k] ?? NaN,
+    coverage: best.coverage,
+  };
+}
+
 /** The median of some numbers. */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { WebSocketServer } from 'ws';
 import { describe, expect, it } from 'vitest';
-import { abCompare } from '../../bench/ab.ts';
+import { abCompare, intervalLine } from '../../bench/ab.ts';
 import type { Measured } from '../../bench/ab.ts';
 import { generatorBound } from '../../bench/cpu.ts';
-import { spawnTarget, stopTarget } from '../../bench/lib.ts';
+import { medianInterval, spawnTarget, stopTarget } from '../../bench/lib.ts';
 import { LeanSocket } from '../../bench/ws-client.ts';
 import { hasWrk, startWrk, wrkScript } from '../../bench/wrk.ts';
 
@@ -35,6 +35,36 @@ describe('the benchmark instrument', () => {
     expect(generatorBound({ server: 0.97, generator: 0.97 })).toBe(false);
     expect(generatorBound({ server: 0.5, generator: 0.4 })).toBe(false);
     expect(generatorBound({ server: 0.6 })).toBe(false);
+  });
+
+  it("bounds the median by order statistics, with the interval's binomial coverage", () => {
+    // Shuffled, so that the order statistics come from sorting.
+    const of = (n: number) => Array.from({ length: n }, (_, i) => ((i * 7) % n) + 1);
+    // 5 pairs: the range, 1 - 2/32.
+    expect(medianInterval(of(5))).toEqual({ low: 1, high: 5, coverage: 0.9375 });
+    // 8: the 2nd to the 7th, 1 - 2*(1+8)/256; the 3rd to the 6th would hold only 71%.
+    expect(medianInterval(of(8))).toEqual({ low: 2, high: 7, coverage: 1 - 18 / 256 });
+    // 12: the 3rd to the 10th, 1 - 2*(1+12+66)/4096.
+    expect(medianInterval(of(12))).toEqual({ low: 3, high: 10, coverage: 1 - 158 / 4096 });
+    // Too few for 90%: the range, with what it covers.
+    expect(medianInterval(of(4))).toEqual({ low: 1, high: 4, coverage: 0.875 });
+    expect(medianInterval([0.93, 0.95, 0.97, 0.99, 0.9], 0.99).coverage).toBe(0.9375);
+  });
+
+  it("says whether the median's interval settles the goal, for throughput and for p99", () => {
+    const line = (ratios: number[], metric: 'rps' | 'p99', goal: number) =>
+      intervalLine({ ratios, metric, goal, interval: medianInterval(ratios) });
+    expect(line([0.96, 0.97, 0.99, 1.0, 0.95], 'rps', 0.95)).toBe(
+      "the median's 93% interval over 5 pairs: 0.95–1.00: all at or above the goal (0.95), so it is met beyond this run's noise",
+    );
+    expect(line([0.8, 0.85, 0.9, 0.94, 0.91], 'rps', 0.95)).toMatch(
+      /0\.80–0\.94: all below the goal \(0\.95\), so it is not met/,
+    );
+    expect(line([0.83, 0.97, 1.05, 0.9, 0.95], 'rps', 0.95)).toMatch(
+      /0\.83–1\.05: it holds the goal \(0\.95\), so these pairs cannot tell met from not met$/,
+    );
+    expect(line([1.1, 1.2, 1.3, 1.25, 1.0], 'p99', 1.3)).toMatch(/all at or below the goal .* met/);
+    expect(line([1.4, 1.5, 1.35, 1.6, 1.45], 'p99', 1.3)).toMatch(/all above the goal .* not met/);
   });
 
   it("measures a floor leg after each pair, as a ratio to the same pair's baseline", async () => {
