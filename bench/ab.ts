@@ -126,6 +126,12 @@ export async function abCompare(opts: {
   floor?: Leg;
   goal?: number;
   warmupSeconds?: number;
+  /**
+   * Switch which of the two goes first every pair (A/B, B/A, A/B...), so that a leg that gains or
+   * loses by its place (following the other, or by a drift within the pair) is not always the
+   * same one. For long runs that aim at a narrow interval.
+   */
+  alternate?: boolean;
 }): Promise<Comparison> {
   const after = [...(opts.floor ? [opts.floor] : []), ...(opts.references ?? [])];
   const all = [opts.baseline, opts.subject, ...after];
@@ -135,8 +141,10 @@ export async function abCompare(opts: {
   const ratios: number[] = [];
   const costRatios: number[] = [];
   for (let i = 0; i < opts.pairs; i++) {
-    const a = await opts.baseline.run(opts.seconds);
-    const b = await opts.subject.run(opts.seconds);
+    const subjectFirst = opts.alternate === true && i % 2 === 1;
+    const first = await (subjectFirst ? opts.subject : opts.baseline).run(opts.seconds);
+    const second = await (subjectFirst ? opts.baseline : opts.subject).run(opts.seconds);
+    const [a, b] = subjectFirst ? [second, first] : [first, second];
     legs[opts.baseline.label]!.push(a);
     legs[opts.subject.label]!.push(b);
     ratios.push(b[opts.metric] / a[opts.metric]);

@@ -67,6 +67,46 @@ describe('the benchmark instrument', () => {
     expect(line([1.4, 1.5, 1.35, 1.6, 1.45], 'p99', 1.3)).toMatch(/all above the goal .* not met/);
   });
 
+  it('switches which leg goes first every pair when asked, and still divides subject by baseline', async () => {
+    const order: string[] = [];
+    // The subject serves 90% of the baseline; whichever runs second serves 10% less again.
+    const leg = (label: string, rps: number) => ({
+      label,
+      run: async (): Promise<Measured> => {
+        order.push(label);
+        const second = order.length % 2 === 0;
+        return {
+          rps: second ? rps * 0.9 : rps,
+          p50: 1,
+          p99: 1,
+          errors: 0,
+          cpu: {},
+          generator: 't',
+        };
+      },
+    });
+    const log = console.log;
+    console.log = () => {};
+    try {
+      const r = await abCompare({
+        title: 'alternate',
+        metric: 'rps',
+        pairs: 4,
+        seconds: 1,
+        warmupSeconds: 0,
+        alternate: true,
+        baseline: leg('base', 100),
+        subject: leg('subj', 90),
+      });
+      expect(order).toEqual(['base', 'subj', 'subj', 'base', 'base', 'subj', 'subj', 'base']);
+      // Subject second: 81/100; subject first: 90/90. Always subject over baseline.
+      expect(r.ratios.map((x) => Number(x.toFixed(3)))).toEqual([0.81, 1, 0.81, 1]);
+      expect(r.legs.subj!.map((m) => m.rps)).toEqual([81, 90, 81, 90]);
+    } finally {
+      console.log = log;
+    }
+  });
+
   it("measures a floor leg after each pair, as a ratio to the same pair's baseline", async () => {
     const order: string[] = [];
     // Baseline 100, 200, 400 req/s over three pairs; the floor 75% of each, the subject 50%.
