@@ -289,6 +289,7 @@ export function intervalLine(
   const head = `the median's ${Math.floor(coverage * 100)}% interval over ${r.ratios.length} pairs: ${low.toFixed(2)}–${high.toFixed(2)}`;
   const goal = r.goal;
   if (goal === undefined) return head;
+  if (coverage < 0.9) return `${head}: too few pairs to settle the goal either way`;
   // Throughput must reach the goal; a p99 ratio must stay at or under it.
   const met = r.metric === 'rps' ? low >= goal : high <= goal;
   const notMet = r.metric === 'rps' ? high < goal : low > goal;

@@ -65,6 +65,10 @@ describe('the benchmark instrument', () => {
     );
     expect(line([1.1, 1.2, 1.3, 1.25, 1.0], 'p99', 1.3)).toMatch(/all at or below the goal .* met/);
     expect(line([1.4, 1.5, 1.35, 1.6, 1.45], 'p99', 1.3)).toMatch(/all above the goal .* not met/);
+    // Four pairs all below the goal: their range covers the median only 87.5% of the time.
+    expect(line([0.8, 0.85, 0.9, 0.94], 'rps', 0.95)).toBe(
+      "the median's 87% interval over 4 pairs: 0.80–0.94: too few pairs to settle the goal either way",
+    );
   });
 
   it('switches which leg goes first every pair when asked, and still divides subject by baseline', async () => {
