@@ -28,6 +28,18 @@ async function recentRuns(pipitUrl: string, token: string): Promise<unknown[]> {
     .runs;
 }
 
+/** Runs `fn` with console.log captured (abCompare prints its table): its result and the lines. */
+async function quietly<T>(fn: () => Promise<T>): Promise<{ result: T; printed: string }> {
+  const lines: string[] = [];
+  const log = console.log;
+  console.log = (...args: unknown[]) => void lines.push(args.join(' '));
+  try {
+    return { result: await fn(), printed: lines.join('\n') };
+  } finally {
+    console.log = log;
+  }
+}
+
 // The benchmark instrument (bench/): the generator-bound rule, wrk's Lua script, the lean client.
 describe('the benchmark instrument', () => {
   it('calls a baseline generator-bound only when the generator, not the server, is saturated', () => {
@@ -89,10 +101,8 @@ describe('the benchmark instrument', () => {
         };
       },
     });
-    const log = console.log;
-    console.log = () => {};
-    try {
-      const r = await abCompare({
+    const { result: r } = await quietly(() =>
+      abCompare({
         title: 'alternate',
         metric: 'rps',
         pairs: 4,
@@ -101,14 +111,12 @@ describe('the benchmark instrument', () => {
         alternate: true,
         baseline: leg('base', 100),
         subject: leg('subj', 90),
-      });
-      expect(order).toEqual(['base', 'subj', 'subj', 'base', 'base', 'subj', 'subj', 'base']);
-      // Subject second: 81/100; subject first: 90/90. Always subject over baseline.
-      expect(r.ratios.map((x) => Number(x.toFixed(3)))).toEqual([0.81, 1, 0.81, 1]);
-      expect(r.legs.subj!.map((m) => m.rps)).toEqual([81, 90, 81, 90]);
-    } finally {
-      console.log = log;
-    }
+      }),
+    );
+    expect(order).toEqual(['base', 'subj', 'subj', 'base', 'base', 'subj', 'subj', 'base']);
+    // Subject second: 81/100; subject first: 90/90. Always subject over baseline.
+    expect(r.ratios.map((x) => Number(x.toFixed(3)))).toEqual([0.81, 1, 0.81, 1]);
+    expect(r.legs.subj!.map((m) => m.rps)).toEqual([81, 90, 81, 90]);
   });
 
   it("measures a floor leg after each pair, as a ratio to the same pair's baseline", async () => {
@@ -124,11 +132,8 @@ describe('the benchmark instrument', () => {
         return { rps, p50: 1, p99: 1, errors: 0, cpu: {}, generator: 'test' };
       },
     });
-    const logs: unknown[] = [];
-    const log = console.log;
-    console.log = (...args: unknown[]) => void logs.push(args.join(' '));
-    try {
-      const r = await abCompare({
+    const { result: r, printed } = await quietly(() =>
+      abCompare({
         title: 'floor',
         metric: 'rps',
         pairs: 3,
@@ -138,26 +143,24 @@ describe('the benchmark instrument', () => {
         baseline: leg('base', 1),
         subject: leg('subj', 0.5),
         floor: leg('floor', 0.75),
-      });
-      expect(order).toEqual([
-        'base',
-        'subj',
-        'floor',
-        'base',
-        'subj',
-        'floor',
-        'base',
-        'subj',
-        'floor',
-      ]);
-      expect(r.ratios).toEqual([0.5, 0.5, 0.5]);
-      expect(r.floor).toEqual({ median: 0.75, min: 0.75, max: 0.75, ratios: [0.75, 0.75, 0.75] });
-      expect(logs.join('\n')).toMatch(
-        /floor .* median 0\.75 .*: below the goal of 0\.8 before the rest of the path runs/,
-      );
-    } finally {
-      console.log = log;
-    }
+      }),
+    );
+    expect(order).toEqual([
+      'base',
+      'subj',
+      'floor',
+      'base',
+      'subj',
+      'floor',
+      'base',
+      'subj',
+      'floor',
+    ]);
+    expect(r.ratios).toEqual([0.5, 0.5, 0.5]);
+    expect(r.floor).toEqual({ median: 0.75, min: 0.75, max: 0.75, ratios: [0.75, 0.75, 0.75] });
+    expect(printed).toMatch(
+      /floor .* median 0\.75 .*: below the goal of 0\.8 before the rest of the path runs/,
+    );
   });
 
   it('judges a p99 goal on every sample of the run, not on legs that rest on a few events', async () => {
@@ -189,32 +192,25 @@ describe('the benchmark instrument', () => {
         subject: { label: 'subj', run: async () => leg(n++ === slowLeg ? 3 : 0) },
       });
     };
-    const logs: unknown[] = [];
-    const log = console.log;
-    console.log = (...args: unknown[]) => void logs.push(args.join(' '));
-    try {
-      const r = await compare(1, 0);
-      expect(r.ratios).toEqual([9]);
-      expect(r.pooled).toEqual({
-        baseline: 10,
-        subject: 90,
-        ratio: 9,
-        samples: { baseline: 100, subject: 100 },
-      });
-      expect(r.met).toBe(false);
-      expect(r.legs.subj![0]!.samples).toBeUndefined();
+    const { result: r } = await quietly(() => compare(1, 0));
+    expect(r.ratios).toEqual([9]);
+    expect(r.pooled).toEqual({
+      baseline: 10,
+      subject: 90,
+      ratio: 9,
+      samples: { baseline: 100, subject: 100 },
+    });
+    expect(r.met).toBe(false);
+    expect(r.legs.subj![0]!.samples).toBeUndefined();
 
-      const again = await compare(4, 1);
-      // 3 slow samples in 400 are under 1%: the run's p99 is the baseline's.
-      expect(again.ratios.filter((x) => x === 9)).toHaveLength(1);
-      expect(again.pooled?.ratio).toBe(1);
-      expect(again.met).toBe(true);
-      expect(logs.join('\n')).toMatch(
-        /p99 over every sample of the run: .* ratio 1\.00 {3}goal <= 1\.3: met/,
-      );
-    } finally {
-      console.log = log;
-    }
+    const { result: again, printed } = await quietly(() => compare(4, 1));
+    // 3 slow samples in 400 are under 1%: the run's p99 is the baseline's.
+    expect(again.ratios.filter((x) => x === 9)).toHaveLength(1);
+    expect(again.pooled?.ratio).toBe(1);
+    expect(again.met).toBe(true);
+    expect(printed).toMatch(
+      /p99 over every sample of the run: .* ratio 1\.00 {3}goal <= 1\.3: met/,
+    );
   });
 
   it('escapes every byte of the body and headers in the Lua script', () => {
