@@ -153,13 +153,10 @@ export class Hooks {
     ctx: HookRunContext,
     origin: HookRunOrigin = {},
   ): Promise<HookOutcome> {
-    let counts = this.counts.get(hook.name);
-    if (!counts)
-      this.counts.set(hook.name, (counts = { running: 0, skipped: 0, loggedAt: -Infinity }));
+    const counts = this.countsOf(hook.name);
     if (counts.running >= this.maxRunning)
       return Promise.resolve({ hook, ok: false, error: this.skip(hook, counts) });
     counts.running++;
-    const running = counts;
     // Chained rather than an async function with try/finally: a promise less per web hook (see
     // RunObservers.track).
     let pending: Promise<unknown>;
@@ -188,16 +185,16 @@ export class Hooks {
         );
       }
     } catch (err) {
-      running.running--;
+      counts.running--;
       return Promise.resolve(this.failed(hook, event, err));
     }
     return Promise.resolve(pending).then(
       (value): HookOutcome => {
-        running.running--;
+        counts.running--;
         return { hook, ok: true, value };
       },
       (err: unknown) => {
-        running.running--;
+        counts.running--;
         return this.failed(hook, event, err);
       },
     );
@@ -209,6 +206,12 @@ export class Hooks {
       `hook ${hook.name} failed`,
     );
     return { hook, ok: false, error: err };
+  }
+
+  private countsOf(name: string): HookCounts {
+    let counts = this.counts.get(name);
+    if (!counts) this.counts.set(name, (counts = { running: 0, skipped: 0, loggedAt: -Infinity }));
+    return counts;
   }
 
   private skip(hook: Hook, counts: HookCounts): HookBusyError {

@@ -42,9 +42,9 @@ const CACHED_BATCHES = 16;
 
 /**
  * The run history: finished runs written in batches, one row per batch (see `RunHistory`), each
- * row the JSON text of its runs (see `decodeBatch` for its forms). One insert per batch instead of one per run is what keeps
- * recording off the hot path: a row costs SQLite ~2 µs whatever its size, as much again as a whole
- * `/execute` costs in JSON work. Reads parse the few batches they need; every batch notes its
+ * row the JSON text of its runs (see `decodeBatch` for its forms). One insert per batch instead
+ * of one per run is what keeps recording off the hot path: a row costs SQLite ~2 µs whatever its
+ * size, as much again as a whole `/execute` costs in JSON work. Reads parse the few batches they need; every batch notes its
  * lowest and highest run id, how many failed, and `last_id`, an id at least as high as any run it
  * holds and never lower than an earlier batch's, so that a newest-first scan knows when to stop.
  *
