@@ -89,8 +89,10 @@ export async function benchRecording(opts: {
   seconds: number;
   pairs: number;
   connections: number;
-  /** Only the one-process comparison, its pairs in alternating order (see `long` below). */
+  /** Only the one-process comparison (no fresh processes). */
   sharedOnly?: boolean;
+  /** Switch which leg goes first every pair (see `abCompare`). */
+  alternate?: boolean;
 }): Promise<{ shared: Comparison; fresh?: Comparison }> {
   const { child, info } = await spawnTarget<Target>(TARGET, 0);
   let shared: Comparison;
@@ -106,7 +108,7 @@ export async function benchRecording(opts: {
       pairs: opts.pairs,
       seconds: opts.seconds,
       goal: 0.95,
-      alternate: opts.sharedOnly,
+      alternate: opts.alternate,
       baseline: leg('runs.record: false', info.plainUrl, info.plainToken),
       subject: leg('runs.record: true', info.recordingUrl, info.recordingToken),
     });
@@ -137,11 +139,7 @@ const LONG = { pairs: 200, seconds: 2 };
 // `node bench/recording.ts` runs this benchmark alone.
 if (import.meta.main) {
   const { benchOptions } = await import('./options.ts');
-  const { seconds, pairs } = process.argv.includes('--long') ? LONG : benchOptions();
-  await benchRecording({
-    seconds,
-    pairs,
-    connections: 50,
-    sharedOnly: process.argv.includes('--long'),
-  });
+  const long = process.argv.includes('--long');
+  const { seconds, pairs } = long ? LONG : benchOptions();
+  await benchRecording({ seconds, pairs, connections: 50, sharedOnly: long, alternate: long });
 }
