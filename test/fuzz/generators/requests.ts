@@ -19,6 +19,9 @@ export const KNOWN_ACTIONS = [
   'event.kinds',
   'logger.info',
   'procedure.fuzzproc',
+  'runs.list',
+  'runs.get',
+  'runs.replay',
 ] as const;
 
 const oddAction = fc.oneof(
@@ -94,6 +97,56 @@ export const kindName = fc.oneof(
     'toString',
   ),
   shortText,
+);
+
+/** A run id: well formed (mostly of no recorded run), or nearly so, or not a string. */
+const runId = fc.oneof(
+  fc.bigInt({ min: 0n, max: 9_999_999_999_999_999n }).map(String),
+  fc.constantFrom(
+    '',
+    '0',
+    '-1',
+    '1e15',
+    '01795434578123776',
+    '17954345781237760',
+    '1795434578123776 ',
+    '9'.repeat(400),
+    '%',
+    '_',
+  ),
+  shortText,
+  value,
+);
+
+/** A time for runs.list's since/until: ISO 8601, epoch seconds, or neither. */
+const runTime = fc.oneof(
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+  fc.integer({ min: 0, max: 4_000_000_000 }),
+  fc.constantFrom(-1, 1e308, -1e308, 8.64e12, '2026-13-45T99:00:00Z', 'yesterday', '', '0'),
+  value,
+);
+
+/** runs.list's filters, each of its type or of any other. */
+const runFilters = fc.record(
+  {
+    action: fc.oneof(fc.constantFrom('utils.echo', 'procedure.fuzzproc', '%', '"'), value),
+    outcome: fc.oneof(fc.constantFrom('ok', 'failed', 'FAILED'), value),
+    origin: fc.oneof(fc.constantFrom('http', 'ws', 'hook', 'cron', 'replay'), value),
+    hook: fc.oneof(shortText, value),
+    cron: fc.oneof(shortText, value),
+    event_id: fc.oneof(shortText, value),
+    since: runTime,
+    until: runTime,
+    text: fc.oneof(
+      fc.constantFrom('%', '_', '\\', '%_%', "'", '"', 'hello', '\u0000', 'a'.repeat(513)),
+      text,
+      value,
+    ),
+    include_steps: fc.oneof(fc.boolean(), value),
+    before: runId,
+    limit: fc.oneof(fc.integer({ min: -5, max: 600 }), fc.constantFrom(0.5, 1e9), value),
+  },
+  { requiredKeys: [] },
 );
 
 /** An action with arguments shaped for it, or not. */
@@ -173,6 +226,14 @@ const call: fc.Arbitrary<[string, unknown]> = fc.oneof(
     arbitrary: fc.tuple(
       fc.constant('procedure.fuzzproc'),
       fc.record({ v: value }, { requiredKeys: [] }),
+    ),
+  },
+  { weight: 1, arbitrary: fc.tuple(fc.constant('runs.list'), runFilters as fc.Arbitrary<unknown>) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(
+      fc.constantFrom('runs.get', 'runs.replay'),
+      fc.record({ id: runId }, { requiredKeys: [] }),
     ),
   },
   { weight: 2, arbitrary: fc.tuple(oddAction, maybe(args, 3, 1)) },
