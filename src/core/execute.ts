@@ -1,5 +1,6 @@
 import type { ActionContext } from './action.ts';
 import type { Logger } from './logger.ts';
+import type { z } from 'zod';
 import { PipitError, toPipitError } from './errors.ts';
 import { buildResponse, parseRequestMessage, requestIdOf } from './messages.ts';
 import type { Request } from './messages.ts';
@@ -61,11 +62,18 @@ function parseRequest(raw: unknown): Request {
   }
   const parsed = parseRequestMessage(raw as Record<string, unknown>);
   if (!parsed.success) {
-    throw new PipitError('BAD_REQUEST', parsed.error.issues.map((i) => i.message).join('; '), {
+    throw new PipitError('BAD_REQUEST', parsed.error.issues.map(requestIssueText).join('; '), {
       cause: parsed.error,
     });
   }
   return parsed.data;
+}
+
+// Request's own messages name their field; any other (a value that made zod throw) gets its path.
+function requestIssueText(issue: z.core.$ZodIssue): string {
+  return issue.message.startsWith('field ') || !issue.path.length
+    ? issue.message
+    : `field "${issue.path.join('.')}": ${issue.message}`;
 }
 
 /**

@@ -32,7 +32,7 @@ describe('fuzz findings', () => {
     ['action', { type: 'request', action: HOSTILE }],
     ['target', { type: 'request', action: 'utils.echo', target: HOSTILE }],
     ['args.name', { type: 'request', action: 'variable.get', args: { name: HOSTILE } }],
-  ])('a value zod cannot stringify in %s: 400, not 500', async (_field, body) => {
+  ])('a value zod cannot stringify in %s: 400, not 500, naming the field', async (_field, body) => {
     const res = await fetch(`${s.http}/execute`, {
       method: 'POST',
       headers: { ...s.auth, 'content-type': 'application/json' },
@@ -41,6 +41,8 @@ describe('fuzz findings', () => {
     expect(res.status).toBe(400);
     const json = (await res.json()) as { response: { errors: string[] } };
     expect(json.response.errors.join(' ')).not.toMatch(/internal error/);
+    // The message names the field that holds the value (its last key: "name" for args.name).
+    expect(json.response.errors.join(' ')).toContain(`"${_field.split('.').at(-1)}"`);
   });
 
   it('the same on /ws/events: an error frame that says what is wrong', async () => {
@@ -48,6 +50,7 @@ describe('fuzz findings', () => {
     c.send({ type: 'event', args: { type: { length: [[{ toString: '' }]] } }, id: '' });
     const frame = await c.next((f) => f.type === 'error');
     expect(frame.errors[0]).not.toMatch(/internal error/);
+    expect(frame.errors[0]).toContain('"args.type"');
   });
 
   it('a malformed HEAD request is answered with headers only', async () => {
