@@ -55,6 +55,9 @@ describe('the web UI files', () => {
     expect((await revalidate({ 'if-none-match': etag })).statusCode).toBe(304);
     expect((await revalidate({ 'if-none-match': `"other", ${etag}` })).statusCode).toBe(304);
     expect((await revalidate({ 'if-none-match': '"other"' })).statusCode).toBe(200);
+    // "*" matches any current representation (RFC 9110, 13.1.2).
+    const any = await revalidate({ 'if-none-match': '*' });
+    expect([any.statusCode, any.body]).toEqual([304, '']);
     expect((await revalidate({ 'if-modified-since': modified })).statusCode).toBe(304);
     expect((await revalidate({ 'if-modified-since': new Date(0).toUTCString() })).statusCode).toBe(
       200,

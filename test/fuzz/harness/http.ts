@@ -215,19 +215,25 @@ function checkErrorAnswer(res: HttpAnswer): { violations: string[]; body?: unkno
   return { violations: v, body: parsed.value };
 }
 
-/** A browser navigating to a page that is not a route gets the web UI (README: Web UI). */
+/**
+ * A browser navigating to a page that is not a route gets the web UI (README: Web UI): 200, or
+ * 304 with no body when its `If-None-Match` matches the page's ETag (`*` matches any).
+ */
 function isUiPage(input: HttpInput, res: HttpAnswer): boolean {
+  if (input.method !== 'GET' || !/text\/html/.test(input.headers.accept ?? '')) return false;
+  if (!/^text\/html/.test(contentTypeOf(res))) return false;
+  if (res.status === 200) return true;
   return (
-    input.method === 'GET' &&
-    /text\/html/.test(input.headers.accept ?? '') &&
-    res.status === 200 &&
-    /^text\/html/.test(contentTypeOf(res))
+    res.status === 304 &&
+    res.body.length === 0 &&
+    input.headers['if-none-match'] !== undefined &&
+    typeof res.headers.etag === 'string'
   );
 }
 
 /** `POST /execute`: documented status, never 500, a response message, auth, id echo, echo. */
 export function judgeExecute(input: HttpInput, res: HttpAnswer): Outcome {
-  if (isUiPage(input, res)) return { status: '200 (web UI page)', violations: [] };
+  if (isUiPage(input, res)) return { status: `${res.status} (web UI page)`, violations: [] };
   const v: string[] = [];
   if (!DOCUMENTED_STATUSES.has(res.status)) v.push(`status: ${res.status} is not documented`);
   else if (res.status === 500) v.push('status-500: 500 for an input the client controls');
@@ -261,7 +267,7 @@ function hookNameOf(path: string): string {
  */
 export function judgeHook(input: HttpInput, res: HttpAnswer): Outcome {
   if (isUiPage(input, res) && !/^\/hook\/[^/?]+(\?|$)/.test(input.path))
-    return { status: '200 (web UI page)', violations: [] };
+    return { status: `${res.status} (web UI page)`, violations: [] };
   const v: string[] = [];
   const name = hookNameOf(input.path);
   const listened = (LISTENED_HOOKS as readonly string[]).includes(name);
