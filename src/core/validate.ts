@@ -61,7 +61,13 @@ export function validateArgs(
 ): Record<string, unknown> {
   // Nothing to coerce or check (utils.echo): zod would only copy the object.
   if (action.acceptsAny) return args;
-  const result = safeParse(action.schema, coerceArgs(action.params, args));
+  let coerced: Record<string, unknown>;
+  try {
+    coerced = coerceArgs(action.params, args);
+  } catch (err) {
+    throw unreadableArgs(actionName, args, err);
+  }
+  const result = safeParse(action.schema, coerced);
   if (result.success) return result.data;
   const messages = result.error.issues.map((issue) =>
     describeIssue(actionName, action, args, issue),
@@ -70,4 +76,37 @@ export function validateArgs(
     cause: result.error,
     details: { messages },
   });
+}
+
+// Arguments that throw when read (a getter or a Proxy from an in-process caller: JSON never makes
+// them): a caller's mistake, named as such, rather than an internal error.
+function unreadableArgs(
+  actionName: string,
+  args: Record<string, unknown>,
+  err: unknown,
+): PipitError {
+  let where = 'the arguments';
+  try {
+    for (const key of Object.keys(args)) {
+      try {
+        void args[key];
+      } catch {
+        where = `argument "${key}"`;
+        break;
+      }
+    }
+  } catch {
+    // Not even their names can be listed: "the arguments" it is.
+  }
+  let reason: string;
+  try {
+    reason = err instanceof Error ? err.message : String(err);
+  } catch {
+    reason = 'what it threw cannot be shown either';
+  }
+  return new PipitError(
+    'INVALID_ARGUMENTS',
+    `${actionName}: ${where} could not be read (${reason}); pass plain values: text, numbers, booleans, lists and objects`,
+    { cause: err },
+  );
 }

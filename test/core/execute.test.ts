@@ -94,6 +94,34 @@ describe('execute()', () => {
     );
   });
 
+  it("names arguments that an in-process caller made unreadable as that caller's mistake", async () => {
+    const { execute } = setup();
+    const getter = Object.defineProperty({}, 'volume', {
+      enumerable: true,
+      get() {
+        throw new Error('no volume today');
+      },
+    });
+    const res = await call(execute, 'music.fake.set_volume', getter);
+    expect(res.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(res.message.response.errors[0]).toBe(
+      'music.fake.set_volume: argument "volume" could not be read (no volume today); pass plain values: text, numbers, booleans, lists and objects',
+    );
+    const unlistable = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('no keys');
+        },
+      },
+    );
+    const all = await call(execute, 'music.fake.set_volume', unlistable);
+    expect(all.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(all.message.response.errors[0]).toMatch(
+      /^music\.fake\.set_volume: the arguments could not be read \(no keys\)/,
+    );
+  });
+
   it('passes the arguments of an action that declares none but takes extras through as sent', async () => {
     const { execute } = setup();
     const args = { text: 'hi', n: '2', nested: { deep: [1, null] } };
