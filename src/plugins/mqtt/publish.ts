@@ -5,7 +5,7 @@ import { clientOptions, connectClient } from './broker.ts';
 import type { BrokerOptions } from './broker.ts';
 import { decodePayload, encodePayload } from './payload.ts';
 import { brokerParams, mqttAction, QosParam, resolveBroker } from './params.ts';
-import { checkPublishTopic, checkTopicFilter } from './topics.ts';
+import { checkPublishTopic, checkTopicFilter, topicMatches } from './topics.ts';
 
 const publishParams = {
   topic: z.string().min(1).describe('the topic, e.g. "home/kitchen/light" (no wildcards)'),
@@ -78,9 +78,10 @@ async function withClient<T>(
 
 function waitForReply(
   client: MqttClient,
-  topic: string,
+  filter: string,
   timeoutMs: number,
   what: string,
+  maxBytes: number,
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -88,14 +89,24 @@ function waitForReply(
       reject(
         new PipitError(
           'TIMEOUT',
-          `${what}: no reply on ${JSON.stringify(topic)} within ${timeoutMs / 1000} s`,
+          `${what}: no reply on ${JSON.stringify(filter)} within ${timeoutMs / 1000} s`,
         ),
       );
     }, timeoutMs);
-    const onMessage = (t: string, payload: Buffer) => {
-      if (t !== topic) return;
+    // reply_topic may be a filter with wildcards: the reply is the first message it matches.
+    const onMessage = (topic: string, payload: Buffer) => {
+      if (!topicMatches(filter, topic)) return;
       clearTimeout(timer);
       client.off('message', onMessage);
+      if (payload.length > maxBytes) {
+        reject(
+          new PipitError(
+            'UPSTREAM_ERROR',
+            `${what}: the reply on ${JSON.stringify(topic)} is ${payload.length} bytes, over mqtt.max_message_bytes (${maxBytes}); raise that limit in the configuration to accept it`,
+          ),
+        );
+        return;
+      }
       resolve(decodePayload(payload).msg);
     };
     client.on('message', onMessage);
@@ -137,7 +148,10 @@ export const publish = mqttAction({
       let replied: Promise<unknown> | undefined;
       if (reply) {
         await client.subscribeAsync(reply, { qos: 1 });
-        replied = waitForReply(client, reply, timeoutMs, what);
+        replied = waitForReply(client, reply, timeoutMs, what, state.config.max_message_bytes);
+        // It may settle (an oversized reply: rejected) while the publish below is still awaited;
+        // it is awaited after that, so its rejection is not an unhandled one meanwhile.
+        replied.catch(() => {});
       }
       await client.publishAsync(args.topic, payload, opts);
       return replied ? { ...done, reply: await replied } : done;

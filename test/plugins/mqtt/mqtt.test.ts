@@ -198,6 +198,35 @@ ${HOOKS}`);
     }
   });
 
+  it('takes a reply_topic with wildcards, and refuses a reply over max_message_bytes', async () => {
+    const responder = await outsideClient(broker.url);
+    try {
+      await responder.subscribeAsync('rpc2/+');
+      responder.on('message', (topic, payload) => {
+        // "big" asks for a reply one byte over the default limit (1 MiB).
+        const body = payload.toString() === 'big' ? 'x'.repeat(1024 * 1024 + 1) : '"small"';
+        if (topic.startsWith('rpc2/')) void responder.publishAsync('rpc2-answer/7/done', body);
+      });
+      const res = await call(t, 'mqtt.publish', {
+        topic: 'rpc2/ask',
+        msg: 'ping',
+        reply_topic: 'rpc2-answer/+/done',
+      });
+      expect(res.output).toMatchObject({ topic: 'rpc2/ask', reply: 'small' });
+      const big = await call(t, 'mqtt.publish', {
+        topic: 'rpc2/ask',
+        msg: 'big',
+        reply_topic: 'rpc2-answer/#',
+      });
+      expect([big.code, big.reason]).toEqual(['ACTION_FAILED', 'UPSTREAM_ERROR']);
+      expect(big.errors).toEqual([
+        'mqtt.publish: the reply on "rpc2-answer/7/done" is 1048577 bytes, over mqtt.max_message_bytes (1048576); raise that limit in the configuration to accept it',
+      ]);
+    } finally {
+      await responder.endAsync();
+    }
+  });
+
   it('reconnects after the broker restarts, and subscribes again', async () => {
     const conn = mainConnection(t);
     await broker.kill();
