@@ -41,8 +41,21 @@ export async function withPathLock<T>(path: string, fn: () => Promise<T>): Promi
 export function tempPathFor(target: string): string {
   return join(
     dirname(target),
-    `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`,
+    `.${shortName(basename(target))}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`,
   );
+}
+
+// A name may have 255 bytes and the temporary name adds about 30 to it: a long but valid target
+// name would make the temporary one too long. Cut whole characters, never a UTF-8 sequence.
+const TEMP_NAME_BYTES = 100;
+function shortName(name: string): string {
+  if (Buffer.byteLength(name) <= TEMP_NAME_BYTES) return name;
+  let short = '';
+  for (const char of name) {
+    if (Buffer.byteLength(short + char) > TEMP_NAME_BYTES) break;
+    short += char;
+  }
+  return short;
 }
 
 // fsync of the directory makes the rename itself durable; some file systems refuse it, harmlessly.
@@ -78,7 +91,13 @@ export async function replaceAtomically(
   }
   const temp = tempPathFor(target);
   try {
-    if (opts.startFrom) await copyFile(opts.startFrom, temp, constants.COPYFILE_EXCL);
+    let copiedMode: number | undefined;
+    if (opts.startFrom) {
+      await copyFile(opts.startFrom, temp, constants.COPYFILE_EXCL);
+      // copyFile gives the copy the source's mode; a read-only one could not be opened to fill it.
+      copiedMode = (await stat(temp)).mode & 0o7777;
+      await chmod(temp, copiedMode | 0o600);
+    }
     const handle = await open(
       temp,
       opts.startFrom ? 'a' : 'wx',
@@ -91,7 +110,7 @@ export async function replaceAtomically(
       await handle.close();
     }
     // open() applies the umask; an explicit or inherited mode is set as it is.
-    const mode = opts.mode ?? (existing ? existing.mode & 0o7777 : undefined);
+    const mode = opts.mode ?? (existing ? existing.mode & 0o7777 : copiedMode);
     if (mode !== undefined) await chmod(temp, mode);
     await rename(temp, target);
   } catch (err) {

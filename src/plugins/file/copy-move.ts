@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { PipitError } from '../../core/errors.ts';
 import { replaceAtomically, withPathLock } from './atomic.ts';
 import { fsCall, fsError } from './errors.ts';
+import { checkReplaceable, notRegular } from './kinds.ts';
 import { PathParam, fileAction } from './params.ts';
 import type { FileState } from './state.ts';
 
@@ -19,12 +20,15 @@ const exists = (path: string) =>
   );
 
 function refuseRoot(state: FileState, action: string, param: string, path: string): void {
-  if (state.guard.isRoot(path)) {
-    throw new PipitError(
-      'FORBIDDEN',
-      `${action}: "${param}" ${path} is one of file.roots and cannot be moved or deleted`,
-    );
-  }
+  const root = state.guard.rootWithin(path);
+  if (root === undefined) return;
+  throw new PipitError(
+    'FORBIDDEN',
+    root === path
+      ? `${action}: "${param}" ${path} is one of file.roots and cannot be moved or deleted`
+      : `${action}: "${param}" ${path} holds ${root}, one of file.roots, and cannot be moved: move what is in it instead, or take ${root} out of file.roots`,
+    { details: { path, root } },
+  );
 }
 
 // A target that is an existing directory receives the source inside it, as cp and mv do.
@@ -68,6 +72,16 @@ export const copy = fileAction({
     const action = 'file.copy';
     const src = await state.guard.resolve({ action, param: 'source' }, source);
     const srcStat = await fsCall(action, src, () => stat(src));
+    // Reading a FIFO would wait for a writer forever, and a device may never end.
+    if (!srcStat.isFile() && !srcStat.isDirectory()) {
+      throw notRegular(
+        action,
+        'source',
+        src,
+        srcStat,
+        'copy a regular file, or a directory with recursive: true',
+      );
+    }
     const dst = await intoDirectory(state, action, target, src, true);
     if (!overwrite && (await exists(dst))) refuseExisting(action, dst);
     if (srcStat.isDirectory()) {
@@ -87,6 +101,7 @@ export const copy = fileAction({
         }),
       );
     } else {
+      await checkReplaceable(action, 'target', dst);
       await fsCall(action, dst, () =>
         withPathLock(dst, () => replaceAtomically(dst, async () => undefined, { startFrom: src })),
       );
@@ -95,11 +110,27 @@ export const copy = fileAction({
   },
 });
 
+// rename(2) reports these about the target, not the source.
+const TARGET_ERRORS: Record<string, string> = {
+  ENOTEMPTY: 'is a directory that is not empty',
+  EEXIST: 'is a directory that is not empty',
+  EISDIR: 'is a directory, and a file cannot replace it',
+};
+
 async function movePath(action: string, src: string, dst: string): Promise<void> {
   try {
     await renamePath(src, dst);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw fsError(action, src, err);
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    const what = TARGET_ERRORS[code];
+    if (what !== undefined) {
+      throw new PipitError(
+        'ACTION_FAILED',
+        `${action}: cannot move ${src} to ${dst}: the target ${dst} ${what}: delete or move it first, or choose another target`,
+        { cause: err, details: { path: dst, source: src, errno: code } },
+      );
+    }
+    if (code !== 'EXDEV') throw fsError(action, src, err);
     // Another file system: copy, then remove the original.
     await fsCall(action, dst, () =>
       cp(src, dst, { recursive: true, force: true, verbatimSymlinks: true }),
@@ -144,6 +175,8 @@ export const rename = fileAction({
     const src = await state.guard.resolve({ action, param: 'file' }, file, { follow: false });
     refuseRoot(state, action, 'file', src);
     const dst = await state.guard.resolve({ action, param: 'name' }, name, { follow: false });
+    // rename(2) replaces an empty directory, so a root could be replaced as well as moved.
+    refuseRoot(state, action, 'name', dst);
     await fsCall(action, src, () => lstat(src));
     await movePath(action, src, dst);
     return { file: src, name: dst };

@@ -62,19 +62,22 @@ export const list = fileAction({
     const deep = recursive || (glob !== undefined && (glob.includes('/') || glob.includes('**')));
     const found: ListEntry[] = [];
     let visited = 0;
+    const tooMany = (what: string): never => {
+      throw new PipitError(
+        'ACTION_FAILED',
+        `${action}: ${dir} holds more than ${what} (file.max_list_entries): narrow it with "glob" or a deeper "path", or raise file.max_list_entries`,
+        { details: { path: dir, limit } },
+      );
+    };
     const walk = async (at: string): Promise<void> => {
       const children = await fsCall(action, at, () => readdir(at, { withFileTypes: true }));
       for (const child of children) {
-        if (++visited > limit * 10 || found.length >= limit) {
-          throw new PipitError(
-            'ACTION_FAILED',
-            `${action}: ${dir} holds more than ${found.length >= limit ? `${limit} matching entries` : `${limit * 10} entries to look through`} (file.max_list_entries): narrow it with "glob" or a deeper "path", or raise file.max_list_entries`,
-            { details: { path: dir, limit } },
-          );
-        }
+        if (++visited > limit * 10) tooMany(`${limit * 10} entries to look through`);
         const full = join(at, child.name);
         const rel = relative(dir, full).split(sep).join('/');
         if (glob === undefined || matchesGlob(rel, glob)) {
+          // Only a match beyond the limit is too many: entries that do not match may follow.
+          if (found.length >= limit) tooMany(`${limit} matching entries`);
           const st = await lstat(full).catch(() => undefined);
           if (st) found.push(entry(full, st));
         }

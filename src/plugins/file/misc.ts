@@ -1,4 +1,11 @@
-import { chmod as chmodPath, link as hardLink, open, symlink, utimes } from 'node:fs/promises';
+import {
+  chmod as chmodPath,
+  link as hardLink,
+  lstat,
+  open,
+  symlink,
+  utimes,
+} from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { z } from 'zod';
 import { fsCall } from './errors.ts';
@@ -14,8 +21,18 @@ export const touch = fileAction({
   run: async ({ file, mode }, { state }) => {
     const action = 'file.touch';
     const path = await state.guard.resolve({ action, param: 'file' }, file);
-    const handle = await fsCall(action, path, () => open(path, 'a', parseMode(mode)));
-    await handle.close();
+    // Opening an existing FIFO would wait for a writer forever: only a new file is opened ('wx'
+    // never opens one that appeared meanwhile), an existing path just gets new times.
+    const existing = await lstat(path).catch(() => undefined);
+    if (!existing) {
+      const handle = await fsCall(action, path, () =>
+        open(path, 'wx', parseMode(mode)).catch((err: NodeJS.ErrnoException) => {
+          if (err.code === 'EEXIST') return undefined;
+          throw err;
+        }),
+      );
+      await handle?.close();
+    }
     const now = new Date();
     await fsCall(action, path, () => utimes(path, now, now));
     return { file: path };

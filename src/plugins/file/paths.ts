@@ -61,9 +61,12 @@ export class PathGuard {
     this.base = this.roots?.[0] ?? process.cwd();
   }
 
-  /** True when `path` is one of the roots themselves (which may not be deleted or moved). */
-  isRoot(path: string): boolean {
-    return this.roots?.includes(path) ?? false;
+  /**
+   * A root that is `path` or lies under it, if any: deleting or moving `path` would take that root
+   * with it (roots may be nested), which is refused.
+   */
+  rootWithin(path: string): string | undefined {
+    return this.roots?.find((root) => inside(root, path));
   }
 
   /**
@@ -78,8 +81,10 @@ export class PathGuard {
       );
     }
     const absolute = resolve(this.base, expandHome(path));
-    if (!this.roots) return absolute;
     const follow = opts.follow ?? true;
+    // Without roots there is nothing to confine, but a write must still go through a symbolic link
+    // to its target: replacing the path as written would replace the link itself.
+    if (!this.roots) return follow ? this.realPath(use, absolute) : absolute;
     const parent = dirname(absolute);
     const real =
       follow || parent === absolute

@@ -5,13 +5,18 @@ import { fsCall } from './errors.ts';
 import { PathParam, fileAction } from './params.ts';
 import type { FileState } from './state.ts';
 
-// The thing itself, not what a symbolic link points to; a root is never removed.
+// The thing itself, not what a symbolic link points to; a root, or a directory holding one, is
+// never removed.
 async function target(state: FileState, action: string, param: string, path: string) {
   const resolved = await state.guard.resolve({ action, param }, path, { follow: false });
-  if (state.guard.isRoot(resolved)) {
+  const root = state.guard.rootWithin(resolved);
+  if (root !== undefined) {
     throw new PipitError(
       'FORBIDDEN',
-      `${action}: ${resolved} is one of file.roots and cannot be removed`,
+      root === resolved
+        ? `${action}: ${resolved} is one of file.roots and cannot be removed`
+        : `${action}: ${resolved} holds ${root}, one of file.roots, and cannot be removed: remove what is in it instead, or take ${root} out of file.roots`,
+      { details: { path: resolved, root } },
     );
   }
   return { resolved, st: await fsCall(action, resolved, () => lstat(resolved)) };

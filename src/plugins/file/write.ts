@@ -2,7 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { atomicWrite } from './atomic.ts';
+import { PipitError } from '../../core/errors.ts';
 import { fsCall } from './errors.ts';
+import { checkReplaceable } from './kinds.ts';
 import { EncodingParam, ModeParam, PathParam, fileAction, parseMode } from './params.ts';
 import type { FileState } from './state.ts';
 
@@ -12,10 +14,32 @@ const ContentParam = z
     'what to write: text (or base64 with encoding "base64"); other values are written as JSON',
   );
 
-function toBytes(content: unknown, encoding: string): Buffer {
-  if (typeof content === 'string')
-    return Buffer.from(content, encoding === 'base64' ? 'base64' : 'utf8');
-  return Buffer.from(JSON.stringify(content) ?? 'null', 'utf8');
+function toBytes(action: string, content: unknown, encoding: string): Buffer {
+  if (typeof content !== 'string') return Buffer.from(JSON.stringify(content) ?? 'null', 'utf8');
+  if (encoding !== 'base64') return Buffer.from(content, 'utf8');
+  const problem = base64Problem(content);
+  if (problem) {
+    throw new PipitError(
+      'INVALID_ARGUMENTS',
+      `${action}: "content" is not valid base64 (${problem}): encode the bytes as base64, or use encoding "utf-8" for text`,
+    );
+  }
+  return Buffer.from(content, 'base64');
+}
+
+// Buffer.from(s, 'base64') skips what it cannot decode, so a typo would be written as other bytes.
+function base64Problem(text: string): string | undefined {
+  const compact = text.replace(/\s+/g, '');
+  const body = compact.replace(/=+$/, '');
+  const padding = compact.length - body.length;
+  const bad = /[^A-Za-z0-9+/_-]/.exec(body);
+  if (bad) return `${JSON.stringify(bad[0])} at position ${text.indexOf(bad[0])}`;
+  if (/[+/]/.test(body) && /[_-]/.test(body))
+    return 'it mixes the standard ("+/") and URL-safe ("-_") alphabets';
+  if (body.length % 4 === 1) return `${body.length} characters cannot be whole bytes`;
+  if (padding > 2 || (padding > 0 && compact.length % 4 !== 0))
+    return 'the "=" padding does not fit the length';
+  return undefined;
 }
 
 async function writeFile(
@@ -31,7 +55,8 @@ async function writeFile(
   },
 ): Promise<{ file: string; size: number }> {
   const path = await state.guard.resolve({ action, param: 'file' }, args.file);
-  const data = toBytes(args.content, args.encoding);
+  const data = toBytes(action, args.content, args.encoding);
+  await checkReplaceable(action, 'file', path);
   if (args.parents)
     await fsCall(action, dirname(path), () => mkdir(dirname(path), { recursive: true }));
   await fsCall(action, path, () =>
