@@ -161,17 +161,58 @@ export function secret<T extends z.ZodType>(schema: T): T {
  * isSecretSchema(secret(z.string().optional())); // true
  */
 export function isSecretSchema(schema: z.ZodType): boolean {
+  return hasMark(schema, 'secret');
+}
+
+function hasMark(schema: z.ZodType, mark: 'secret' | 'secretUserinfo'): boolean {
   for (let at: z.ZodType | undefined = schema, depth = 0; at && depth < 8; depth++) {
-    if (at.meta()?.secret === true) return true;
+    if (at.meta()?.[mark] === true) return true;
     at = (at as unknown as { _zod: { def: { innerType?: z.ZodType } } })._zod.def.innerType;
   }
   return false;
 }
 
 /**
+ * Marks a URL parameter whose user info (`https://user:password@host/`) may hold credentials:
+ * {@link redactArgs} keeps the URL but masks them (see {@link redactUrlUserinfo}). The mark is zod
+ * metadata (`{secretUserinfo: true}`), shown in the catalog's JSON Schema like {@link secret}'s.
+ *
+ * @example
+ * params: { url: secretUserinfo(z.string().describe('the address')) }
+ */
+export function secretUserinfo<T extends z.ZodType>(schema: T): T {
+  return schema.meta({ ...schema.meta(), secretUserinfo: true });
+}
+
+// scheme:[//]userinfo@ — up to the last "@" before the path, as the WHATWG URL parser reads it.
+const USERINFO = /^(\s*[a-z][a-z0-9+.-]*:[/\\]*)[^/?#\\]*@/i;
+
+/**
+ * A URL with the password in its user info replaced by `[redacted]`, and a user name that comes
+ * without a password too (`https://TOKEN@github.com/` is how tokens travel). Text that is not a URL
+ * with user info is returned as it is; one the URL parser refuses loses its whole user info.
+ *
+ * @example
+ * redactUrlUserinfo('http://ada:pw@host/x'); // 'http://ada:[redacted]@host/x'
+ */
+export function redactUrlUserinfo(text: string): string {
+  if (!text.includes('@')) return text;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return text.replace(USERINFO, `$1${REDACTED}@`);
+  }
+  if (!url.username && !url.password) return text;
+  const userinfo = url.password ? `${url.username}:${REDACTED}` : REDACTED;
+  return `${url.protocol}//${userinfo}@${url.host}${url.pathname}${url.search}${url.hash}`;
+}
+
+/**
  * A copy of an action's arguments with the values of parameters marked {@link secret} replaced by
- * `[redacted]` (arguments not declared, or not marked, are kept as they are). For run history,
- * logs and anything else that keeps or shows arguments.
+ * `[redacted]`, and the credentials in URLs marked {@link secretUserinfo} masked (arguments not
+ * declared, or not marked, are kept as they are). For run history, logs and anything else that
+ * keeps or shows arguments.
  *
  * @example
  * redactArgs(mqttPublish.params, { topic: 't', password: 'hunter2' }); // { topic: 't', password: '[redacted]' }
@@ -183,8 +224,13 @@ export function redactArgs(
   let out: Record<string, unknown> | undefined;
   for (const key of Object.keys(args)) {
     const schema = Object.hasOwn(params, key) ? params[key] : undefined;
-    if (schema && args[key] !== undefined && isSecretSchema(schema))
-      (out ??= { ...args })[key] = REDACTED;
+    const value = args[key];
+    if (!schema || value === undefined) continue;
+    if (isSecretSchema(schema)) (out ??= { ...args })[key] = REDACTED;
+    else if (typeof value === 'string' && hasMark(schema, 'secretUserinfo')) {
+      const masked = redactUrlUserinfo(value);
+      if (masked !== value) (out ??= { ...args })[key] = masked;
+    }
   }
   return out ?? args;
 }

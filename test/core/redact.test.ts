@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { secret } from '../../src/core/action.ts';
+import { redactUrlUserinfo, secret, secretUserinfo } from '../../src/core/action.ts';
 import type { ParamShape } from '../../src/core/action.ts';
 import { isSecretKey, SizedMasker } from '../../src/core/redact.ts';
 
@@ -31,6 +31,23 @@ describe('masking what the run history keeps', () => {
       topic: 't',
       pin: '[redacted]',
     });
+  });
+
+  it('masks the credentials of URLs marked secretUserinfo, keeping the rest of the address', () => {
+    const params = { url: secretUserinfo(z.string().min(1)), other: z.string().optional() };
+    expect(
+      maskArgs({ url: 'http://ada:pw@host:8080/p?q=1#f', other: 'http://ada:pw@host/' }, params),
+    ).toEqual({ url: 'http://ada:[redacted]@host:8080/p?q=1#f', other: 'http://ada:pw@host/' });
+    const plain = { url: 'https://host/?a=b@c' };
+    expect(maskArgs(plain, params)).toBe(plain);
+    // A lone user name is how tokens travel (https://TOKEN@github.com/).
+    expect(redactUrlUserinfo('https://TOKEN@github.com/x')).toBe('https://[redacted]@github.com/x');
+    // The URL parser takes the last "@" of the authority: so does the masking.
+    expect(redactUrlUserinfo('http://a@b:pw@host/')).toBe('http://a%40b:[redacted]@host/');
+    expect(redactUrlUserinfo('redis://:pw@cache:6379/0')).toBe('redis://:[redacted]@cache:6379/0');
+    // Text the URL parser refuses loses its whole user info.
+    expect(redactUrlUserinfo('http://ada:pw@exa mple/')).toBe('http://[redacted]@exa mple/');
+    expect(redactUrlUserinfo('not a url, mail me at a@b.c')).toBe('not a url, mail me at a@b.c');
   });
 
   it('returns the same object when nothing is secret (no copy on the hot path)', () => {

@@ -41,8 +41,9 @@ function ajvFor(document: Json): {
 } {
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
   addFormats(ajv);
-  // Pipit's mark of secret parameters, and OpenAPI's own keywords: annotations for ajv.
-  ajv.addVocabulary(['secret', 'discriminator', 'components']);
+  // Pipit's marks of secret parameters and of URLs whose user info is masked in the history, and
+  // OpenAPI's own keywords: annotations for ajv.
+  ajv.addVocabulary(['secret', 'secretUserinfo', 'discriminator', 'components']);
   ajv.addSchema({ $id: 'pipit:openapi', components: document.components });
   return { ajv, compile: (pointer) => ajv.compile({ $ref: `pipit:openapi#${pointer}` }) };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actionsFor, secret } from '../../core/action.ts';
+import { actionsFor, secret, secretUserinfo } from '../../core/action.ts';
 import { DEFAULT_RETRY_ON, MAX_BACKOFF_SECONDS } from './retry.ts';
 import { httpCall } from './request.ts';
 import type { HttpState } from './state.ts';
@@ -11,7 +11,8 @@ export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTION
 
 /** The parameters every method action takes. */
 export const requestParams = {
-  url: z.string().min(1).describe('the address, http:// or https://'),
+  // Credentials in the address (http://user:password@host/) are masked in the run history.
+  url: secretUserinfo(z.string().min(1).describe('the address, http:// or https://')),
   params: z
     .record(z.string(), z.unknown())
     .optional()

@@ -115,6 +115,8 @@ export function decodeBody(
   mode: OutputMode,
   what: string,
 ): { body: unknown; encoding?: 'base64' } {
+  // HEAD, 204, 304 and other empty answers: nothing to decode, whatever `mode` asks for.
+  if (bytes.length === 0) return { body: '' };
   const base64 = () => ({ body: bytes.toString('base64'), encoding: 'base64' as const });
   if (mode === 'binary') return base64();
   if (mode === 'text') return { body: bytes.toString('utf8') };
@@ -136,5 +138,5 @@ export function decodeBody(
   if (text !== undefined && (TEXT_TYPES.test(contentType) || wantsJson || !contentType))
     return { body: text };
   if (/charset=/i.test(contentType)) return { body: bytes.toString('utf8') };
-  return text !== undefined && bytes.length === 0 ? { body: '' } : base64();
+  return base64();
 }

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { PipitError } from '../../core/errors.ts';
 
 /** A compiled `http.allow_hosts`. */
 export interface HostAllowList {
@@ -17,10 +18,38 @@ function defaultPort(url: URL): string {
   return url.port || (url.protocol === 'https:' ? '443' : '80');
 }
 
-function parseEntry(entry: string): HostEntry {
+const CIDR = /^([0-9a-f.:]+)\/(\d{1,3})$/;
+
+/**
+ * What is wrong with an `http.allow_hosts` entry, or undefined: an IP range must have an IP address
+ * and a prefix length the address family has (BlockList would throw a bare RangeError).
+ *
+ * @example
+ * hostEntryProblem('192.168.1.0/33'); // 'the prefix length /33 is out of range: an IPv4 range takes /0 to /32'
+ */
+export function hostEntryProblem(entry: string): string | undefined {
   const text = entry.trim().toLowerCase();
-  const cidr = /^([0-9a-f.:]+)\/(\d{1,3})$/.exec(text);
-  if (cidr && isIP(cidr[1]!)) {
+  if (!text.includes('/')) return undefined;
+  const cidr = CIDR.exec(text);
+  const version = cidr ? isIP(cidr[1]!) : 0;
+  if (!cidr || !version)
+    return 'not an IP range such as 192.168.1.0/24 or fd00::/8 (a host name takes no "/")';
+  const max = version === 6 ? 128 : 32;
+  if (Number(cidr[2]) > max)
+    return `the prefix length /${cidr[2]} is out of range: an IPv${version} range takes /0 to /${max}`;
+  return undefined;
+}
+
+function parseEntry(entry: string): HostEntry {
+  const problem = hostEntryProblem(entry);
+  if (problem)
+    throw new PipitError(
+      'CONFIG_INVALID',
+      `http.allow_hosts: ${JSON.stringify(entry)}: ${problem}`,
+    );
+  const text = entry.trim().toLowerCase();
+  const cidr = CIDR.exec(text);
+  if (cidr) {
     const block = new BlockList();
     block.addSubnet(cidr[1]!, Number(cidr[2]), isIP(cidr[1]!) === 6 ? 'ipv6' : 'ipv4');
     return { block };

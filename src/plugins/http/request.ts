@@ -1,8 +1,11 @@
+import { redactUrlUserinfo } from '../../core/action.ts';
 import { PipitError } from '../../core/errors.ts';
-import { decodeBody, formEncode, readLimited, requestBody } from './body.ts';
+import { decodeBody, readLimited, requestBody } from './body.ts';
 import type { OutputMode } from './body.ts';
+import { buildHeaders } from './headers.ts';
 import { backoffSeconds, retryAfterSeconds, sleep } from './retry.ts';
 import type { HttpState } from './state.ts';
+import { buildUrl, shownUrl } from './url.ts';
 
 /** Credentials: `[user, password]` or `{username, password}` (HTTP Basic), or `{bearer: token}`. */
 export type AuthArg =
@@ -44,46 +47,6 @@ export interface HttpResult {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
-function buildUrl(call: HttpCall): URL {
-  let url: URL;
-  try {
-    url = new URL(call.url);
-  } catch {
-    throw new PipitError(
-      'INVALID_ARGUMENTS',
-      `${call.action}: "url" ${JSON.stringify(call.url)} is not an absolute address such as https://example.com/path`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new PipitError(
-      'INVALID_ARGUMENTS',
-      `${call.action}: "url" ${JSON.stringify(call.url)} is not http:// or https://`,
-    );
-  }
-  if (call.params) formEncode(call.params, url.searchParams);
-  return url;
-}
-
-function buildHeaders(call: HttpCall, url: URL, userAgent: string): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(call.headers ?? {})) headers.set(name, String(value));
-  if (!headers.has('user-agent')) headers.set('user-agent', userAgent);
-  const basic = (user: string, password: string) =>
-    headers.set('authorization', `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`);
-  // Credentials in the address (fetch refuses them there) become Basic auth.
-  if (url.username || url.password) {
-    basic(decodeURIComponent(url.username), decodeURIComponent(url.password));
-    url.username = '';
-    url.password = '';
-  }
-  const auth = call.auth;
-  if (Array.isArray(auth)) basic(auth[0], auth[1]);
-  else if (auth && 'bearer' in auth) headers.set('authorization', `Bearer ${auth.bearer}`);
-  else if (auth) basic(auth.username, auth.password);
-  else if (call.username !== undefined) basic(call.username, call.password ?? '');
-  return headers;
-}
-
 function describeFailure(err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   return cause?.message ?? (err as Error).message;
@@ -103,7 +66,9 @@ interface Hop {
   headers: Headers;
 }
 
-const describeHop = (call: HttpCall, hop: Hop) => `${call.action}: ${hop.method} ${hop.url.href}`;
+// Messages reach the caller, the log and the run history: URLs in them go through shownUrl.
+const describeHop = (call: HttpCall, hop: Hop) =>
+  `${call.action}: ${hop.method} ${shownUrl(hop.url)}`;
 
 /**
  * Sends the request and follows redirects by hand: each hop is checked against
@@ -129,17 +94,24 @@ async function follow(
     const location = response.headers.get('location');
     if (!call.allow_redirects || !REDIRECTS.has(response.status) || !location) return response;
     await response.body?.cancel().catch(() => undefined);
+    const next = new URL(location, hop.url);
     if (redirects >= maxRedirects) {
       throw new PipitError(
         'UPSTREAM_ERROR',
-        `${describeHop(call, hop)}: more than ${maxRedirects} redirects (the last to ${location}): raise "max_redirects", or call the final address`,
+        `${describeHop(call, hop)}: more than ${maxRedirects} redirects (the last to ${shownUrl(next)}): raise "max_redirects", or call the final address`,
       );
     }
-    const next = new URL(location, hop.url);
     if (next.protocol !== 'http:' && next.protocol !== 'https:') {
       throw new PipitError(
         'UPSTREAM_ERROR',
-        `${describeHop(call, hop)}: redirected to ${next.href}, which is not http:// or https://`,
+        `${describeHop(call, hop)}: redirected to ${redactUrlUserinfo(next.href)}, which is not http:// or https://`,
+      );
+    }
+    // fetch would refuse it, quoting the address with its password.
+    if (next.username || next.password) {
+      throw new PipitError(
+        'UPSTREAM_ERROR',
+        `${describeHop(call, hop)}: redirected to ${shownUrl(next)} with a user name or password in the address, which is not followed: call the final address with "auth"`,
       );
     }
     const status = response.status;
@@ -181,7 +153,7 @@ export async function httpCall(
   signal: AbortSignal,
 ): Promise<HttpResult> {
   const { config } = state;
-  const start = buildUrl(call);
+  const start = buildUrl(call.action, call.url, call.params);
   const headers = buildHeaders(call, start, config.user_agent);
   const built = requestBody(call.action, call);
   if (built && (call.method === 'GET' || call.method === 'HEAD')) {
@@ -228,10 +200,11 @@ export async function httpCall(
         await sleep(after ?? backoffSeconds(attempt + 1, call.backoff), signal);
         continue;
       }
+      // An error page is rarely JSON: "json" must not hide the status behind "not JSON".
       const decoded = decodeBody(
         bytes,
         response.headers.get('content-type') ?? '',
-        call.output,
+        status >= 400 && call.output === 'json' ? 'auto' : call.output,
         what(),
       );
       if (status >= 400 && call.raise_for_status) {

@@ -34,4 +34,19 @@ describe('http.allow_hosts', () => {
     );
     expect(s.hits.get('/echo?')).toBe(1);
   });
+
+  it('refuses an IP range with an impossible prefix at startup, naming the entry', async () => {
+    await expect(
+      makeApp('http:\n  allow_hosts: [api.example.com, 192.168.1.0/33]\n'),
+    ).rejects.toThrow(
+      /config\.yaml: http\.allow_hosts\.1: the prefix length \/33 is out of range: an IPv4 range takes \/0 to \/32; got "192\.168\.1\.0\/33"/,
+    );
+    await expect(makeApp('http:\n  allow_hosts: ["fd00::/129"]\n')).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringContaining('an IPv6 range takes /0 to /128') as unknown,
+    });
+    await expect(makeApp('http:\n  allow_hosts: [example.com/24]\n')).rejects.toThrow(
+      /http\.allow_hosts\.0: not an IP range such as 192\.168\.1\.0\/24/,
+    );
+  });
 });

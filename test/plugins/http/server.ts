@@ -33,7 +33,7 @@ function json(
 
 /**
  * Starts the server. Routes: /echo (method, path, query, headers, body as JSON), /text, /bin, /gzip,
- * /cookies, /status/<code>, /redirect/<n> (n hops, then /echo), /see-other (303), /temporary (307),
+ * /cookies, /status/<code> (JSON), /page/<code> (HTML), /redirect/<n> (n hops, then /echo), /see-other (303), /temporary (307),
  * /away?to=<url>, /slow (never answers), /limited (429 + Retry-After: 1 once per `?key`),
  * /unavailable?fail=<n> (503 n times per key), /big?bytes=<n>[&chunked=1].
  */
@@ -73,6 +73,12 @@ export async function startServer(): Promise<TestServer> {
       }
       const status = /^\/status\/(\d+)$/.exec(path);
       if (status) return json(res, Number(status[1]), { error: `status ${status[1]}` });
+      const page = /^\/page\/(\d+)$/.exec(path);
+      if (page) {
+        return res
+          .writeHead(Number(page[1]), { 'content-type': 'text/html' })
+          .end(`<h1>Error ${page[1]}</h1>`);
+      }
       const redirect = /^\/redirect\/(\d+)$/.exec(path);
       if (redirect) {
         const n = Number(redirect[1]);
