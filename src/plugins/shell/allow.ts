@@ -158,6 +158,8 @@ export function compileAllow(patterns: readonly string[]): AllowList {
 /** How a command is to be started: a program and its arguments. */
 export interface CommandPlan {
   file: string;
+  /** argv[0] when `file` was resolved to a full path (see confine.ts): the name as written. */
+  argv0?: string;
   args: string[];
   /** The command as the caller wrote it, for messages and events. */
   display: string;

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { actionsFor } from '../../core/action.ts';
+import { actionsFor, secret } from '../../core/action.ts';
 import type { ActionContext } from '../../core/action.ts';
 import { PipitError } from '../../core/errors.ts';
 import { newId } from '../../core/messages.ts';
 import { PluginKinds } from '../../events/kinds.ts';
 import { planCommand } from './allow.ts';
 import type { CommandPlan } from './allow.ts';
+import { checkEnvNames, confine } from './confine.ts';
 import { truncationNote } from './output.ts';
 import { ShellProcess } from './process.ts';
 import type { ProcessResult } from './process.ts';
@@ -133,10 +134,15 @@ export const exec = action({
         'the command: a string run by /bin/sh -c, or a list ["program", "arg", ...] run without a shell',
       ),
     cwd: z.string().min(1).optional().describe("working directory (default: the service's)"),
-    env: z
-      .record(z.string(), z.string())
-      .optional()
-      .describe("environment variables, added to the service's own"),
+    // Secret: values such as PGPASSWORD or GITHUB_TOKEN must not reach the run history.
+    env: secret(
+      z
+        .record(z.string(), z.string())
+        .optional()
+        .describe(
+          "environment variables, added to the service's own (kept out of the run history); with shell.allow set, PATH, LD_*, BASH_ENV and the like are refused",
+        ),
+    ),
     timeout: z
       .number()
       .min(0)
@@ -164,7 +170,10 @@ export const exec = action({
   },
   run: async ({ cmd, cwd, env, timeout, ignore_errors, stream, background }, ctx) => {
     const { state, signal } = ctx;
-    const plan = planCommand(cmd, state.allow);
+    checkEnvNames(env);
+    // With an allow-list, the caller's env must not choose what runs (PATH, LD_PRELOAD...).
+    const planned = planCommand(cmd, state.allow);
+    const plan = state.allow ? confine(planned, env) : planned;
     const common = { ...(cwd === undefined ? {} : { cwd }), ...(env === undefined ? {} : { env }) };
     if (stream || background) {
       return startJob(cmd, plan, { ...common, timeoutMs: (timeout ?? 0) * 1000, stream }, ctx);

@@ -51,6 +51,7 @@ export class BoundedBuffer {
 export class LineSplitter {
   private readonly decoder = new StringDecoder('utf8');
   private partial = '';
+  private stopped = false;
   private readonly onLine: (line: string) => void;
   private readonly maxLine: number;
 
@@ -60,6 +61,7 @@ export class LineSplitter {
   }
 
   push(chunk: Buffer): void {
+    if (this.stopped) return;
     const text = this.partial + this.decoder.write(chunk);
     let start = 0;
     for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
@@ -74,8 +76,18 @@ export class LineSplitter {
     }
   }
 
-  /** Passes on the last line when the stream did not end with a newline. */
+  /**
+   * Stops at the output limit: the unfinished line is dropped, not passed on as if it were whole
+   * (`line` for what was `line143`), and later pushes and `end()` do nothing.
+   */
+  cut(): void {
+    this.stopped = true;
+    this.partial = '';
+  }
+
+  /** Passes on the last line when the stream did not end with a newline (unless {@link cut}). */
   end(): void {
+    if (this.stopped) return;
     const rest = this.partial + this.decoder.end();
     this.partial = '';
     if (rest) this.onLine(rest);

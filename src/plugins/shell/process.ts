@@ -17,7 +17,7 @@ export interface StartOptions {
   graceMs: number;
   /** Kept per stream; with `onLine`, also the most streamed per stream. */
   maxOutputBytes: number;
-  /** Streaming: called for every line of output, in order, until `maxOutputBytes` per stream. */
+  /** Streaming: called for every whole line of output, in order, within `maxOutputBytes` per stream. */
   onLine?: (stream: 'stdout' | 'stderr', line: string, pid: number) => void;
 }
 
@@ -97,8 +97,10 @@ export class ShellProcess {
     const feed = (name: 'stdout' | 'stderr', buffer: BoundedBuffer) => (chunk: Buffer) => {
       const room = buffer.limit - buffer.total;
       buffer.push(chunk);
-      if (splitters && room > 0)
-        splitters[name].push(room >= chunk.length ? chunk : chunk.subarray(0, room));
+      if (!splitters) return;
+      if (room > 0) splitters[name].push(room >= chunk.length ? chunk : chunk.subarray(0, room));
+      // Past the limit (even by a later chunk), the line in progress will never be complete.
+      if (buffer.truncated) splitters[name].cut();
     };
     // Started: later errors (a failed signal) must not become uncaught exceptions.
     child.on('error', () => undefined);
@@ -135,6 +137,7 @@ export class ShellProcess {
     let child: ChildProcess;
     try {
       child = spawn(opts.plan.file, opts.plan.args, {
+        ...(opts.plan.argv0 === undefined ? {} : { argv0: opts.plan.argv0 }),
         cwd: opts.cwd,
         env: opts.env ? { ...process.env, ...opts.env } : process.env,
         detached: true,

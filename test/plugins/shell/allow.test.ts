@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileAllow, planCommand, splitSimpleCommand } from '../../../src/plugins/shell/allow.ts';
+import { confine } from '../../../src/plugins/shell/confine.ts';
 import { makeApp } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { call } from './helpers.ts';
@@ -89,5 +90,55 @@ describe('shell.allow', () => {
     expect(existsSync(marker)).toBe(false);
     expect((await call(t, 'shell.exec', { cmd: 'echo $HOME' })).errors[0]).toMatch(/"\$"/);
     expect((await call(t, 'shell.exec', { cmd: 'uptime -p' })).errors[0]).toMatch(/not allowed/);
+  });
+
+  // A caller's env must not pick the program an allowed name runs, nor load code into it.
+  it('refuses env entries that change what runs, naming the variable and why', async () => {
+    const evil = join(t.dir, 'evil');
+    const marker = join(t.dir, 'pwned');
+    mkdirSync(evil, { recursive: true });
+    writeFileSync(join(evil, 'uptime'), `#!/bin/sh\ntouch ${marker}\n`);
+    chmodSync(join(evil, 'uptime'), 0o755);
+    for (const cmd of ['uptime', ['uptime']]) {
+      const res = await call(t, 'shell.exec', { cmd, env: { PATH: evil } });
+      expect(res.result.error?.details).toMatchObject({ reason: 'INVALID_ARGUMENTS' });
+      expect(res.errors[0]).toMatch(
+        /with shell\.allow set, "env" cannot set "PATH": it chooses which program a command name runs.*Leave it out/,
+      );
+    }
+    for (const name of [
+      'LD_PRELOAD',
+      'LD_LIBRARY_PATH',
+      'DYLD_INSERT_LIBRARIES',
+      'BASH_ENV',
+      'ENV',
+    ])
+      expect(
+        (await call(t, 'shell.exec', { cmd: 'uptime', env: { [name]: join(evil, 'x') } }))
+          .errors[0],
+        name,
+      ).toMatch(new RegExp(`cannot set "${name}": `));
+    // A name with "=" would reach the program as PATH / LD_PRELOAD, past the check on names.
+    const smuggled = await call(t, 'shell.exec', { cmd: 'uptime', env: { [`PATH=${evil}:`]: '' } });
+    expect(smuggled.errors[0]).toMatch(
+      /variable name "PATH=.*", and a name must be .* without "="/,
+    );
+    expect(existsSync(marker)).toBe(false);
+    // Other variables still pass.
+    expect((await call(t, 'shell.exec', { cmd: 'uptime', env: { LANG: 'C' } })).errors).toEqual([]);
+  });
+
+  it("resolves an allowed program with the service's PATH, keeping its name in argv[0]", () => {
+    const plan = confine(planCommand('uptime', compileAllow(['uptime'])), { LANG: 'C' });
+    expect(plan.file).toMatch(/^\/.*\/uptime$/);
+    expect(process.env.PATH!.split(':')).toContain(dirname(plan.file));
+    expect(plan.argv0).toBe('uptime');
+    // A program written as a path is what the pattern matched: kept as is.
+    expect(
+      confine(planCommand(['/bin/echo', 'x'], compileAllow(['/bin/echo *'])), undefined).file,
+    ).toBe('/bin/echo');
+    expect(() =>
+      confine(planCommand('pipit-no-such-program', compileAllow(['pipit-*'])), undefined),
+    ).toThrow(/program "pipit-no-such-program" not found in the service's PATH \(.*\): install it/);
   });
 });

@@ -104,6 +104,28 @@ describe('shell.exec', () => {
     expect(await until(() => processGone(Number(readFileSync(pidFile, 'utf8'))))).toBe(true);
   });
 
+  // PGPASSWORD, AWS_SECRET_ACCESS_KEY... are no key names the history masks by themselves.
+  it('keeps env out of the run history, so such a run is not replayed', async () => {
+    const env = { PGPASSWORD: 'pg-hunter2', GITHUB_TOKEN: 'gh-hunter2' };
+    const res = await call(t, 'shell.exec', { cmd: 'printf %s "$PGPASSWORD"', env });
+    expect(res.output).toBe('pg-hunter2');
+    const listed = await call(t, 'runs.list', { action: 'shell.exec' });
+    const runs = (listed.output as { runs: Array<{ id: string; args: Record<string, unknown> }> })
+      .runs;
+    const run = runs.find((r) => r.args.cmd === 'printf %s "$PGPASSWORD"')!;
+    expect(run.args.env).toBe('[redacted]');
+    expect(JSON.stringify(runs)).not.toContain('hunter2');
+    expect((await call(t, 'runs.replay', { id: run.id })).errors[0]).toMatch(
+      /secret arguments \(env\)/,
+    );
+  });
+
+  it('refuses env names that cannot be variables, naming them', async () => {
+    const res = await call(t, 'shell.exec', { cmd: 'true', env: { 'A=B': 'x' } });
+    expect(res.result.error?.details).toMatchObject({ reason: 'INVALID_ARGUMENTS' });
+    expect(res.errors[0]).toMatch(/"env" has the variable name "A=B".*pass the name and the value/);
+  });
+
   it('refuses arguments it does not know and a cmd of the wrong type, naming them', async () => {
     const res = await call(t, 'shell.exec', { cmd: 42 });
     expect(res.result.error?.code).toBe('INVALID_ARGUMENTS');

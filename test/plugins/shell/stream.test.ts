@@ -78,6 +78,24 @@ event.hook.ShellDone:
     seen.stop();
   });
 
+  it('does not stream the line cut by max_output_bytes as if it were whole', async () => {
+    const seen = collectEvents(t);
+    // Lines of 11 bytes: 4096 is not a multiple, so the limit falls inside "line000372".
+    const res = await call(t, 'shell.exec', {
+      cmd: 'i=0; while [ $i -lt 1000 ]; do printf "line%06d\\n" $i; i=$((i+1)); done',
+      stream: true,
+    });
+    const { id } = res.output as { id: string };
+    await seen.waitFor((e) => e.args.type === EXIT && e.args.id === id);
+    const lines = seen.events
+      .filter((e) => e.args.type === OUTPUT && e.args.id === id)
+      .map((e) => String(e.args.line));
+    expect(lines).toHaveLength(372);
+    expect(lines.at(-1)).toBe('line000371');
+    for (const line of lines) expect(line).toMatch(/^line\d{6}$/);
+    seen.stop();
+  });
+
   it('runs in the background: the exit event carries stdout and stderr', async () => {
     const seen = collectEvents(t);
     const res = await call(t, 'shell.exec', {
