@@ -55,6 +55,13 @@ event.hook.AnswerFirst:
       args: {seconds: 0.05}
     - action: variable.set
       args: {after_answer: done}
+event.hook.QueryArgs:
+  if: {type: WebhookEvent, hook: query, args: {id: '5'}}
+  then:
+    - return:
+        keys: \${keys(args)}
+        has_id: \${'id' in args}
+        id: \${args.get('id')}
 event.hook.NotAWebhook:
   if: {type: CustomEvent, subtype: respond}
   then:
@@ -102,6 +109,14 @@ describe('/hook/<name>', () => {
       args: { room: 'hall', tag: ['a', 'b'] },
       data: null,
     });
+  });
+
+  it('gives a YAML hook the query string as a dict, for its condition and its expressions', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/hook/query?id=5&x=1' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ keys: ['id', 'x'], has_id: true, id: '5' });
+    const other = await t.app.inject({ method: 'GET', url: '/hook/query?id=6' });
+    expect(other.statusCode).toBe(404);
   });
 
   it('answers the same way from a YAML hook (send_response step, return value)', async () => {

@@ -97,6 +97,17 @@ function parseForm(text: string): Record<string, string | string[]> {
   return out;
 }
 
+// fastify's query parser builds its object on a prototype of its own, neither null nor Object's:
+// conditions (`args: {id: '5'}`) and expressions (`keys(args)`, `'id' in args`) take only plain
+// objects, so the query is copied into one (null prototype, as parseForm's, so `__proto__` stays
+// a key).
+function queryArgs(query: unknown): Record<string, unknown> {
+  const out = Object.create(null) as Record<string, unknown>;
+  if (query && typeof query === 'object')
+    for (const key of Object.keys(query)) out[key] = (query as Record<string, unknown>)[key];
+  return out;
+}
+
 /**
  * The event as subscribers see it: credentials in headers replaced (the event itself when there
  * are none: most web hooks carry no credential header, and are not copied).
@@ -217,7 +228,7 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
           {
             hook: name,
             method: req.method,
-            args: req.query ?? {},
+            args: queryArgs(req.query),
             data: req.body ?? null,
             headers: { ...req.headers },
           },
