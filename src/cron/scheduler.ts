@@ -24,7 +24,6 @@ export type CronRunResult = 'ran' | 'failed' | 'skipped';
 interface Job {
   def: CronJobDef;
   cron: Cron;
-  running: boolean;
 }
 
 // A paused Cron for a job, or CONFIG_INVALID naming its expression and time zone.
@@ -39,7 +38,8 @@ function pausedCron(def: CronJobDef, onTick: (cron: Cron) => Promise<void> | voi
       },
       onTick,
     );
-    cron.nextRun();
+    // croner answers null, not an error, for a pattern that matches no date (Feb 30).
+    if (cron.nextRun() === null) throw new Error('it matches no date, so the job would never run');
   } catch (err) {
     throw new PipitError(
       'CONFIG_INVALID',
@@ -61,6 +61,11 @@ function pausedCron(def: CronJobDef, onTick: (cron: Cron) => Promise<void> | voi
  */
 export class Scheduler {
   private readonly jobs = new Map<string, Job>();
+  /**
+   * Names of the jobs whose run is in progress. Kept apart from the jobs so that a reload, which
+   * replaces every job, does not let a job still running from before start a second run.
+   */
+  private readonly running = new Set<string>();
   private readonly log: Logger;
   private readonly controller = new AbortController();
   private readonly listeners = new Set<(name: string, result: CronRunResult) => void>();
@@ -87,7 +92,7 @@ export class Scheduler {
         'CONFIG_INVALID',
         `${def.source}: a cron job named "${def.name}" already exists`,
       );
-    this.jobs.set(def.name, { def, cron: this.schedule(def), running: false });
+    this.jobs.set(def.name, { def, cron: this.schedule(def) });
     if (this.started) this.jobs.get(def.name)!.cron.resume();
   }
 
@@ -104,7 +109,7 @@ export class Scheduler {
           `${def.source}: a cron job named "${def.name}" already exists`,
         );
       names.add(def.name);
-      return { def, cron: this.schedule(def), running: false };
+      return { def, cron: this.schedule(def) };
     });
     for (const job of this.jobs.values()) job.cron.stop();
     this.jobs.clear();
@@ -176,11 +181,11 @@ export class Scheduler {
     const job = this.jobs.get(name);
     if (!job) throw new PipitError('NOT_FOUND', `no cron job named "${name}"`);
     let result: CronRunResult;
-    if (job.running) {
+    if (this.running.has(name)) {
       this.log.warn({ cron: name }, `cron job ${name} is still running: this run is skipped`);
       result = 'skipped';
     } else {
-      job.running = true;
+      this.running.add(name);
       try {
         const run = () => job.def.run(this.controller.signal);
         await (this.runs
@@ -202,7 +207,7 @@ export class Scheduler {
         this.log.warn({ err, cron: name, source: job.def.source }, `cron job ${name} failed`);
         result = 'failed';
       } finally {
-        job.running = false;
+        this.running.delete(name);
       }
     }
     for (const listener of this.listeners) listener(name, result);

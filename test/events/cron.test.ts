@@ -36,8 +36,36 @@ describe('Scheduler', () => {
     scheduler.stop();
   });
 
+  it('still skips a job that was running before a reload replaced every job', async () => {
+    const scheduler = new Scheduler(log);
+    let release!: () => void;
+    let calls = 0;
+    const def = {
+      name: 'slow',
+      expression: '0 0 1 1 *',
+      source: 'test',
+      run: () => {
+        calls++;
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+    };
+    scheduler.add(def);
+    const first = scheduler.runNow('slow');
+    scheduler.replaceAll([def]);
+    expect(await scheduler.runNow('slow')).toBe('skipped');
+    release();
+    expect(await first).toBe('ran');
+    const third = scheduler.runNow('slow');
+    release();
+    expect(await third).toBe('ran');
+    expect(calls).toBe(2);
+    scheduler.stop();
+  });
+
   it.each([
     ['not a cron', undefined, /invalid cron_expression "not a cron"/],
+    ['0 0 30 2 *', undefined, /"0 0 30 2 \*": it matches no date, so the job would never run/],
+    ['0 0 31 4 *', undefined, /"0 0 31 4 \*": it matches no date/],
     ['0 23 * * *', 'Mars/Olympus', /timezone "Mars\/Olympus"/],
   ])('refuses %j (tz %s) with CONFIG_INVALID', (expression, timezone, pattern) => {
     const scheduler = new Scheduler(log);
