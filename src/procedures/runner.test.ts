@@ -371,6 +371,26 @@ describe('runProcedure', () => {
     expect(err2.code).toBe('TIMEOUT');
   });
 
+  it('gives timers a turn inside long loops, so that a timeout stops nested loops', async () => {
+    // 100 million steps without a turn would hold the process for minutes.
+    const nested = parseSteps(
+      [{ 'for i in ${range(10000)}': [{ 'for j in ${range(10000)}': [{ set: { x: '${j}' } }] }] }],
+      'event.hook.Spin then',
+    );
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    try {
+      const err = await rejection(
+        runSteps(nested, {}, { ...fake().deps, signal: AbortSignal.timeout(50) }),
+      );
+      expect(err.code).toBe('TIMEOUT');
+      expect(err.message).toMatch(/^event\.hook\.Spin then step 1 > .*: procedure stopped$/);
+      expect(ticks).toBeGreaterThan(0);
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
   it('calls other procedures through execute', async () => {
     const { calls, deps } = fake(({ action }) =>
       ok(action === 'procedure.other' ? { from: 'other' } : null),

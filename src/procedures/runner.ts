@@ -273,8 +273,22 @@ async function runStep(step: Step, state: State): Promise<Flow> {
   }
 }
 
+/**
+ * Steps run between two turns given to the event loop. Steps that do no I/O (`set`, `if`, loops)
+ * only await promises already settled, which never let timers run: nested loops could hold the
+ * whole service for seconds, and the signal of a hook's timeout (a timer) could not fire to stop
+ * them. A turn costs a few µs; a thousand steps cost far more.
+ */
+const STEPS_PER_TURN = 1000;
+// Counted across every run: what matters is how long the process goes without a turn.
+let stepsSinceTurn = 0;
+
 async function runList(steps: Step[], state: State): Promise<Flow> {
   for (const step of steps) {
+    if (++stepsSinceTurn >= STEPS_PER_TURN) {
+      stepsSinceTurn = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     checkAbort(state, step.path);
     const flow = await runStep(step, state);
     if (flow !== 'next') return flow;
