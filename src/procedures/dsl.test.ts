@@ -43,6 +43,14 @@ describe('parseProcedureKey', () => {
       params: ['volume', 'device', 'name', 'on'],
       defaults: { volume: 50, device: null, name: 'den', on: true },
     });
+    // Commas inside quotes and brackets belong to the default, not to the list.
+    expect(
+      parseProcedureKey(`procedure.d(w="a,b", v=[1, 2], m={x: 1, y: 2}, q='it''s, ok', z)`),
+    ).toEqual({
+      name: 'd',
+      params: ['w', 'v', 'm', 'q', 'z'],
+      defaults: { w: 'a,b', v: [1, 2], m: { x: 1, y: 2 }, q: "it's, ok" },
+    });
     expect(parseProcedureKey('procedure.sync.night')).toEqual({
       name: 'night',
       params: [],
@@ -58,6 +66,10 @@ describe('parseProcedureKey', () => {
     invalid(() => parseProcedureKey('procedure.x(a, a)'), /"a" is declared twice/);
     invalid(() => parseProcedureKey('procedure.x(__proto__)'), /reserved name/);
     invalid(() => parseProcedureKey('procedure.async.x'), /async procedures are not supported/);
+    invalid(
+      () => parseProcedureKey('procedure.x(a=[1, 2)'),
+      /^procedure\.x\(a=\[1, 2\): parameter "a": its default \[1, 2 is not a YAML value \(.*\): quote text/,
+    );
   });
 });
 

@@ -1,4 +1,3 @@
-import { parse as parseYaml } from 'yaml';
 /**
  * Parses and validates the Platypush-compatible YAML procedure DSL (already turned into JS values by
  * `yaml`) into the typed tree of dsl-types.ts. Every `${...}` is compiled here, so a bad procedure is
@@ -8,6 +7,7 @@ import { z } from 'zod';
 import { PipitError } from '../core/errors.ts';
 import type { IfStep, ProcedureDefinition, Step } from './dsl-types.ts';
 import type { CompiledExpression } from './expression.ts';
+import { parseDefault, splitParams } from './procedure-params.ts';
 import { compileTemplate, splitTemplate } from './template.ts';
 import type { CompiledTemplate } from './template.ts';
 import { FORBIDDEN_NAMES, isPlainObject } from './values.ts';
@@ -283,7 +283,7 @@ export function parseProcedureKey(key: string): {
   const text = check(ProcedureKeySchema, typeof key === 'string' ? key.trim() : key, String(key));
   const [, name = '', list] = /^procedure\.(?:sync\.)?([^\s(]+)\s*(?:\((.*)\))?$/.exec(text) ?? [];
   const declared =
-    list === undefined || list.trim() === '' ? [] : list.split(',').map((p) => p.trim());
+    list === undefined || list.trim() === '' ? [] : splitParams(list).map((p) => p.trim());
   const params: string[] = [];
   // `name=value` declares a default (a YAML scalar: 50, "text", true, null); without one the
   // argument must be passed.
@@ -294,7 +294,7 @@ export function parseProcedureKey(key: string): {
     check(VariableName, param, `${key} parameter ${JSON.stringify(param)}`);
     if (params.includes(param)) invalid(key, `parameter "${param}" is declared twice`);
     params.push(param);
-    if (eq >= 0) defaults[param] = parseYaml(entry.slice(eq + 1).trim() || 'null') as unknown;
+    if (eq >= 0) defaults[param] = parseDefault(key, param, entry.slice(eq + 1).trim());
   }
   return { name, params, defaults };
 }
