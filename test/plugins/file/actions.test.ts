@@ -11,32 +11,23 @@ import {
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeApp, tempDir } from '../../helpers/service.ts';
+
 import type { TestApp } from '../../helpers/service.ts';
 import { call } from '../call.ts';
+import { fileApp } from './file-app.ts';
+import type { FileApp } from './file-app.ts';
 
 describe('file actions', () => {
+  let f: FileApp;
   let t: TestApp;
   let root: string;
-  let cleanup: () => void;
   const at = (...parts: string[]) => join(root, ...parts);
 
   beforeAll(async () => {
-    const tmp = tempDir();
-    cleanup = tmp.cleanup;
-    root = join(tmp.dir, 'root');
-    mkdirSync(root);
-    t = await makeApp(
-      `file:\n  roots: [${JSON.stringify(root)}]\n  max_read_bytes: 1024\n  max_list_entries: 50\n`,
-      {
-        dir: tmp.dir,
-      },
-    );
+    f = await fileApp({ extra: ['max_read_bytes: 1024', 'max_list_entries: 50'] });
+    ({ t, root } = f);
   });
-  afterAll(async () => {
-    await t.close();
-    cleanup();
-  });
+  afterAll(() => f.close());
 
   it("writes and reads text, as Platypush's file.write(file, content) does", async () => {
     const res = await call(t, 'file.write', { file: 'notes.txt', content: 'héllo\n' });

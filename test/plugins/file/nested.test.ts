@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, tempDir } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { call } from '../call.ts';
+import { fileApp } from './file-app.ts';
+import type { FileApp } from './file-app.ts';
 
 describe('file writes through links without roots', () => {
   let t: TestApp;
@@ -44,27 +46,24 @@ describe('file writes through links without roots', () => {
 });
 
 describe('nested file.roots', () => {
+  let f: FileApp;
   let t: TestApp;
   let root: string;
   let inner: string;
-  let cleanup: () => void;
   const at = (...parts: string[]) => join(root, ...parts);
 
   beforeAll(async () => {
-    const tmp = tempDir();
-    cleanup = tmp.cleanup;
-    root = join(tmp.dir, 'root');
-    inner = join(root, 'mid', 'inner');
-    mkdirSync(inner, { recursive: true });
-    writeFileSync(join(inner, 'keep.txt'), 'x');
-    t = await makeApp(`file:\n  roots: [${JSON.stringify(root)}, ${JSON.stringify(inner)}]\n`, {
-      dir: tmp.dir,
+    f = await fileApp({
+      roots: (r) => [join(r, 'mid', 'inner')],
+      prepare: (r) => {
+        mkdirSync(join(r, 'mid', 'inner'), { recursive: true });
+        writeFileSync(join(r, 'mid', 'inner', 'keep.txt'), 'x');
+      },
     });
+    ({ t, root } = f);
+    inner = join(root, 'mid', 'inner');
   });
-  afterAll(async () => {
-    await t.close();
-    cleanup();
-  });
+  afterAll(() => f.close());
 
   it('refuses to delete, move or rename a directory that holds a root', async () => {
     const attempts: Array<[string, Record<string, unknown>]> = [

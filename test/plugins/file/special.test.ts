@@ -4,9 +4,10 @@ import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeApp, tempDir } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { call } from '../call.ts';
+import { fileApp } from './file-app.ts';
+import type { FileApp } from './file-app.ts';
 
 // An action that waits on a FIFO never returns: fail in seconds, not at the test timeout.
 function within<T>(promise: Promise<T>, ms = 3000): Promise<T> {
@@ -19,28 +20,26 @@ function within<T>(promise: Promise<T>, ms = 3000): Promise<T> {
 }
 
 describe('file plugin and special files, odd names and content', () => {
+  let f: FileApp;
   let t: TestApp;
   let root: string;
   let server: Server;
-  let cleanup: () => void;
   const at = (...parts: string[]) => join(root, ...parts);
 
   beforeAll(async () => {
-    const tmp = tempDir();
-    cleanup = tmp.cleanup;
-    root = join(tmp.dir, 'root');
-    mkdirSync(root);
-    execFileSync('mkfifo', [at('fifo')]);
     server = createServer();
-    await new Promise<void>((resolve) => server.listen(at('socket'), resolve));
-    t = await makeApp(`file:\n  roots: [${JSON.stringify(root)}]\n  max_list_entries: 2\n`, {
-      dir: tmp.dir,
+    f = await fileApp({
+      extra: ['max_list_entries: 2'],
+      prepare: async (dir) => {
+        execFileSync('mkfifo', [join(dir, 'fifo')]);
+        await new Promise<void>((resolve) => server.listen(join(dir, 'socket'), resolve));
+      },
     });
+    ({ t, root } = f);
   });
   afterAll(async () => {
-    await t.close();
+    await f.close();
     server.close();
-    cleanup();
   });
 
   it('refuses to write or append over a FIFO, a socket or a device, which stay as they are', async () => {
