@@ -19,18 +19,6 @@ const exists = (path: string) =>
     () => false,
   );
 
-function refuseRoot(state: FileState, action: string, param: string, path: string): void {
-  const root = state.guard.rootWithin(path);
-  if (root === undefined) return;
-  throw new PipitError(
-    'FORBIDDEN',
-    root === path
-      ? `${action}: "${param}" ${path} is one of file.roots and cannot be moved or deleted`
-      : `${action}: "${param}" ${path} holds ${root}, one of file.roots, and cannot be moved: move what is in it instead, or take ${root} out of file.roots`,
-    { details: { path, root } },
-  );
-}
-
 // A target that is an existing directory receives the source inside it, as cp and mv do.
 async function intoDirectory(
   state: FileState,
@@ -153,7 +141,7 @@ export const move = fileAction({
   run: async ({ source, target, overwrite }, { state }) => {
     const action = 'file.move';
     const src = await state.guard.resolve({ action, param: 'source' }, source, { follow: false });
-    refuseRoot(state, action, 'source', src);
+    state.guard.refuseRoot(action, '"source"', src, 'moved');
     await fsCall(action, src, () => lstat(src));
     const dst = await intoDirectory(state, action, target, src, false);
     if (!overwrite && (await exists(dst))) refuseExisting(action, dst);
@@ -173,10 +161,10 @@ export const rename = fileAction({
   run: async ({ file, name }, { state }) => {
     const action = 'file.rename';
     const src = await state.guard.resolve({ action, param: 'file' }, file, { follow: false });
-    refuseRoot(state, action, 'file', src);
+    state.guard.refuseRoot(action, '"file"', src, 'moved');
     const dst = await state.guard.resolve({ action, param: 'name' }, name, { follow: false });
     // rename(2) replaces an empty directory, so a root could be replaced as well as moved.
-    refuseRoot(state, action, 'name', dst);
+    state.guard.refuseRoot(action, '"name"', dst, 'moved');
     await fsCall(action, src, () => lstat(src));
     await movePath(action, src, dst);
     return { file: src, name: dst };

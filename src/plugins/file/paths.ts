@@ -62,11 +62,22 @@ export class PathGuard {
   }
 
   /**
-   * A root that is `path` or lies under it, if any: deleting or moving `path` would take that root
-   * with it (roots may be nested), which is refused.
+   * Refuses (FORBIDDEN) to `verb` ("moved", "removed") a path that is a root or holds one: roots
+   * may be nested, and deleting or moving a folder would take the roots inside it along.
+   *
+   * @example
+   * state.guard.refuseRoot('file.delete', '"file"', resolved, 'removed');
    */
-  rootWithin(path: string): string | undefined {
-    return this.roots?.find((root) => inside(root, path));
+  refuseRoot(action: string, label: string, path: string, verb: string): void {
+    const root = this.roots?.find((r) => inside(r, path));
+    if (root === undefined) return;
+    throw new PipitError(
+      'FORBIDDEN',
+      root === path
+        ? `${action}: ${label} ${path} is one of file.roots and cannot be ${verb}`
+        : `${action}: ${label} ${path} holds ${root}, one of file.roots, and cannot be ${verb}: ${verb === 'moved' ? 'move' : 'remove'} what is in it instead, or take ${root} out of file.roots`,
+      { details: { path, root } },
+    );
   }
 
   /**

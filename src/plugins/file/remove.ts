@@ -9,16 +9,7 @@ import type { FileState } from './state.ts';
 // never removed.
 async function target(state: FileState, action: string, param: string, path: string) {
   const resolved = await state.guard.resolve({ action, param }, path, { follow: false });
-  const root = state.guard.rootWithin(resolved);
-  if (root !== undefined) {
-    throw new PipitError(
-      'FORBIDDEN',
-      root === resolved
-        ? `${action}: ${resolved} is one of file.roots and cannot be removed`
-        : `${action}: ${resolved} holds ${root}, one of file.roots, and cannot be removed: remove what is in it instead, or take ${root} out of file.roots`,
-      { details: { path: resolved, root } },
-    );
-  }
+  state.guard.refuseRoot(action, `"${param}"`, resolved, 'removed');
   return { resolved, st: await fsCall(action, resolved, () => lstat(resolved)) };
 }
 

@@ -1,4 +1,3 @@
-import { redactUrlUserinfo } from '../../core/action.ts';
 import { PipitError } from '../../core/errors.ts';
 import { decodeBody, readLimited, requestBody } from './body.ts';
 import type { OutputMode } from './body.ts';
@@ -104,7 +103,7 @@ async function follow(
     if (next.protocol !== 'http:' && next.protocol !== 'https:') {
       throw new PipitError(
         'UPSTREAM_ERROR',
-        `${describeHop(call, hop)}: redirected to ${redactUrlUserinfo(next.href)}, which is not http:// or https://`,
+        `${describeHop(call, hop)}: redirected to ${shownUrl(next)}, which is not http:// or https://`,
       );
     }
     // fetch would refuse it, quoting the address with its password.
