@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENV_PATTERN, lockedReason } from './env.ts';
 
 /** Default of `shell.timeout_seconds`: how long a command may run when the call gives no `timeout`. */
 export const DEFAULT_TIMEOUT_SECONDS = 60;
@@ -18,6 +19,24 @@ export const ShellConfig = z.strictObject({
     .optional()
     .describe(
       'commands allowed to run, as patterns such as "uptime" or "systemctl status *"; absent = any command',
+    ),
+  allow_env: z
+    .array(
+      z
+        .string()
+        .regex(ENV_PATTERN, 'is not a variable name, nor a prefix ending in "*" such as "LC_*"')
+        .superRefine((name, ctx) => {
+          const why = name.endsWith('*') ? undefined : lockedReason(name);
+          if (why)
+            ctx.addIssue({
+              code: 'custom',
+              message: `cannot be allowed: ${why}; a wrapper script listed in shell.allow can set it`,
+            });
+        }),
+    )
+    .default([])
+    .describe(
+      'with shell.allow, the variables "env" may set: names such as "LANG", or prefixes such as "LC_*"; the rest are refused (PATH, LD_* and the like always)',
     ),
   timeout_seconds: z
     .number()

@@ -6,7 +6,8 @@ import { newId } from '../../core/messages.ts';
 import { PluginKinds } from '../../events/kinds.ts';
 import { planCommand } from './allow.ts';
 import type { CommandPlan } from './allow.ts';
-import { checkEnvNames, confine } from './confine.ts';
+import { confine } from './confine.ts';
+import { checkAllowedEnv, checkEnvNames } from './env.ts';
 import { truncationNote } from './output.ts';
 import { ShellProcess } from './process.ts';
 import type { ProcessResult } from './process.ts';
@@ -140,7 +141,7 @@ export const exec = action({
         .record(z.string(), z.string())
         .optional()
         .describe(
-          "environment variables, added to the service's own (kept out of the run history); with shell.allow set, PATH, LD_*, BASH_ENV and the like are refused",
+          "environment variables, added to the service's own (kept out of the run history); with shell.allow set, only the names in shell.allow_env (never PATH, LD_* and the like)",
         ),
     ),
     timeout: z
@@ -171,9 +172,10 @@ export const exec = action({
   run: async ({ cmd, cwd, env, timeout, ignore_errors, stream, background }, ctx) => {
     const { state, signal } = ctx;
     checkEnvNames(env);
-    // With an allow-list, the caller's env must not choose what runs (PATH, LD_PRELOAD...).
+    // With an allow-list, the caller's env must not choose what runs (PATH, GIT_CONFIG_*...).
     const planned = planCommand(cmd, state.allow);
-    const plan = state.allow ? confine(planned, env) : planned;
+    if (state.allow) checkAllowedEnv(env, state.config.allow_env);
+    const plan = state.allow ? confine(planned) : planned;
     const common = { ...(cwd === undefined ? {} : { cwd }), ...(env === undefined ? {} : { env }) };
     if (stream || background) {
       return startJob(cmd, plan, { ...common, timeoutMs: (timeout ?? 0) * 1000, stream }, ctx);

@@ -65,7 +65,7 @@ describe('shell.allow', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await makeApp("shell:\n  allow: ['echo *', 'printf *', uptime]\n");
+    t = await makeApp("shell:\n  allow: ['echo *', 'printf *', uptime]\n  allow_env: [LANG]\n");
   });
   afterAll(() => t.close());
 
@@ -124,21 +124,21 @@ describe('shell.allow', () => {
       /variable name "PATH=.*", and a name must be .* without "="/,
     );
     expect(existsSync(marker)).toBe(false);
-    // Other variables still pass.
+    // Variables in shell.allow_env pass.
     expect((await call(t, 'shell.exec', { cmd: 'uptime', env: { LANG: 'C' } })).errors).toEqual([]);
   });
 
   it("resolves an allowed program with the service's PATH, keeping its name in argv[0]", () => {
-    const plan = confine(planCommand('uptime', compileAllow(['uptime'])), { LANG: 'C' });
+    const plan = confine(planCommand('uptime', compileAllow(['uptime'])));
     expect(plan.file).toMatch(/^\/.*\/uptime$/);
     expect(process.env.PATH!.split(':')).toContain(dirname(plan.file));
     expect(plan.argv0).toBe('uptime');
     // A program written as a path is what the pattern matched: kept as is.
-    expect(
-      confine(planCommand(['/bin/echo', 'x'], compileAllow(['/bin/echo *'])), undefined).file,
-    ).toBe('/bin/echo');
-    expect(() =>
-      confine(planCommand('pipit-no-such-program', compileAllow(['pipit-*'])), undefined),
-    ).toThrow(/program "pipit-no-such-program" not found in the service's PATH \(.*\): install it/);
+    expect(confine(planCommand(['/bin/echo', 'x'], compileAllow(['/bin/echo *']))).file).toBe(
+      '/bin/echo',
+    );
+    expect(() => confine(planCommand('pipit-no-such-program', compileAllow(['pipit-*'])))).toThrow(
+      /program "pipit-no-such-program" not found in the service's PATH \(.*\): install it/,
+    );
   });
 });
