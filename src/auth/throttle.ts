@@ -27,11 +27,11 @@ export class Throttle {
     return list;
   }
 
-  /** Seconds until the key may try again; 0 when it may try now. */
-  retryAfter(key: string): number {
+  /** Seconds until the key may try again; 0 when it may try now. `limit` overrides the usual one. */
+  retryAfter(key: string, limit = this.limit): number {
     const list = this.recent(key);
-    if (list.length < this.limit) return 0;
-    const oldestCounted = list[list.length - this.limit]!;
+    if (list.length < limit) return 0;
+    const oldestCounted = list[list.length - limit]!;
     return Math.max(1, Math.ceil((oldestCounted + this.windowMs - this.now()) / 1000));
   }
 
