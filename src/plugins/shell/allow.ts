@@ -118,6 +118,32 @@ function wordRegex(word: string): RegExp {
   return new RegExp(`^${source}$`, 's');
 }
 
+// Counts the "." and ".." segments of a path-like text.
+function dotSegments(text: string): { dot: number; dotdot: number } {
+  const segments = text.split('/');
+  return {
+    dot: segments.filter((s) => s === '.').length,
+    dotdot: segments.filter((s) => s === '..').length,
+  };
+}
+
+/**
+ * One pattern word: its regex, and a check that its wildcards made no "." or ".." segment
+ * (`/srv/*` must not allow `/srv/..`, nor `/srv/**` allow `/srv/a/../../etc/passwd`). The regex
+ * matched, so the word's literal "." and ".." segments are in the argument: any more came from a
+ * wildcard.
+ */
+function compileWord(word: string): (arg: string) => boolean {
+  const re = wordRegex(word);
+  if (!/[*?]/.test(word)) return (arg) => re.test(arg);
+  const literal = dotSegments(word);
+  return (arg) => {
+    if (!re.test(arg)) return false;
+    const seen = dotSegments(arg);
+    return seen.dot <= literal.dot && seen.dotdot <= literal.dotdot;
+  };
+}
+
 /** A compiled `shell.allow` list. */
 export interface AllowList {
   /** True when some pattern permits the argument list. */
@@ -128,20 +154,22 @@ export interface AllowList {
 
 /**
  * Compiles `shell.allow`. A pattern is matched word by word against the command's arguments (program
- * first): in a word, `*` matches any characters but "/", `**` any characters, `?` one character; a
- * last word that is only `*` matches any further arguments, none included. Words split on blanks,
- * and quotes group (`echo 'a b'` is two words).
+ * first): in a word, `*` matches any characters but "/", `**` any characters, `?` one character,
+ * and none of them makes a path segment that is "." or ".."; a last word that is only `*` matches
+ * any further arguments, none included. Words split on blanks, and quotes group (`echo 'a b'` is
+ * two words).
  *
  * @example
  * const allow = compileAllow(['uptime', 'systemctl status *', 'cat /var/log/*.log']);
  * allow.permits(['systemctl', 'status', 'nginx']); // true
  * allow.permits(['cat', '/etc/passwd']); // false
+ * allow.permits(['cat', '/var/log/../x.log']); // false
  */
 export function compileAllow(patterns: readonly string[]): AllowList {
   const compiled = patterns.map((pattern) => {
     const words = patternWords(pattern);
     const rest = words.length > 1 && words[words.length - 1] === '*';
-    return { fixed: (rest ? words.slice(0, -1) : words).map(wordRegex), rest };
+    return { fixed: (rest ? words.slice(0, -1) : words).map(compileWord), rest };
   });
   return {
     patterns,
@@ -149,7 +177,7 @@ export function compileAllow(patterns: readonly string[]): AllowList {
       return compiled.some(
         ({ fixed, rest }) =>
           (rest ? argv.length >= fixed.length : argv.length === fixed.length) &&
-          fixed.every((re, i) => re.test(argv[i]!)),
+          fixed.every((matches, i) => matches(argv[i]!)),
       );
     },
   };

@@ -49,6 +49,26 @@ describe('simple commands and patterns', () => {
     expect(allow.permits(['echo', 'a', 'b'])).toBe(false);
   });
 
+  it('never lets a wildcard make a "." or ".." path segment', () => {
+    const allow = compileAllow(['ls /srv/*', 'cat /srv/**', 'stat /srv/?', 'git -C * status']);
+    expect(allow.permits(['ls', '/srv/data'])).toBe(true);
+    expect(allow.permits(['ls', '/srv/..'])).toBe(false);
+    expect(allow.permits(['ls', '/srv/.'])).toBe(false);
+    expect(allow.permits(['ls', '/srv/..x'])).toBe(true);
+    expect(allow.permits(['cat', '/srv/a/b.txt'])).toBe(true);
+    expect(allow.permits(['cat', '/srv/a/../../etc/shadow'])).toBe(false);
+    expect(allow.permits(['cat', '/srv/x/../..'])).toBe(false);
+    expect(allow.permits(['cat', '/srv/./a'])).toBe(false);
+    expect(allow.permits(['stat', '/srv/.'])).toBe(false);
+    expect(allow.permits(['git', '-C', '..', 'status'])).toBe(false);
+    expect(allow.permits(['git', '-C', 'repo', 'status'])).toBe(true);
+    // Dot segments the pattern writes out are its author's: they still match, and no more.
+    const literal = compileAllow(['cat ../logs/*', 'ls .']);
+    expect(literal.permits(['cat', '../logs/app.log'])).toBe(true);
+    expect(literal.permits(['cat', '../logs/..'])).toBe(false);
+    expect(literal.permits(['ls', '.'])).toBe(true);
+  });
+
   it('runs a string through the shell only without an allow-list', () => {
     expect(planCommand('echo $HOME', undefined)).toMatchObject({
       file: '/bin/sh',
