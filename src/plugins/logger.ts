@@ -1,10 +1,26 @@
 import { z } from 'zod';
 import { defineAction, definePlugin } from '../core/action.ts';
 import type { ActionDef } from '../core/action.ts';
+import { pyStr } from '../procedures/expression-python.ts';
 
+const MAX_TEXT = 10_000;
+
+// Any value, as Platypush's logger takes: a web hook's `msg: ${data}` is often an object.
 const Params = {
-  msg: z.string().max(10_000).describe('the message to write to the service log'),
+  msg: z
+    .unknown()
+    .refine((v) => v !== undefined, 'required: the message (any value: text, number, object, list)')
+    .describe('the message to write to the service log: text, or any value (written as text)'),
 };
+
+// What is written: text as it is, other values as Python's str() shows them (as Platypush logs
+// them), cut to MAX_TEXT characters so that one large payload cannot flood the log.
+function asText(msg: unknown): string {
+  const text = typeof msg === 'string' ? msg : pyStr(msg);
+  return text.length > MAX_TEXT
+    ? `${text.slice(0, MAX_TEXT)}… (${text.length - MAX_TEXT} more characters)`
+    : text;
+}
 
 function level(name: 'debug' | 'info' | 'warning' | 'error'): ActionDef<typeof Params> {
   const pinoLevel = name === 'warning' ? 'warn' : name;
@@ -13,7 +29,7 @@ function level(name: 'debug' | 'info' | 'warning' | 'error'): ActionDef<typeof P
     summary: `Writes a message to the service log at ${name} level.`,
     params: Params,
     run: ({ msg }, { log }) => {
-      log[pinoLevel]({ source: 'logger' }, msg);
+      log[pinoLevel]({ source: 'logger' }, asText(msg));
     },
   });
 }

@@ -42,7 +42,8 @@ export type ExprNode =
   | { type: 'binary'; operator: BinaryOperator; left: ExprNode; right: ExprNode }
   | { type: 'compare'; operators: CompareOperator[]; operands: ExprNode[] }
   | { type: 'conditional'; test: ExprNode; consequent: ExprNode; alternate: ExprNode }
-  | { type: 'array'; elements: ExprNode[] };
+  | { type: 'array'; elements: ExprNode[] }
+  | { type: 'dict'; entries: [ExprNode, ExprNode][] };
 
 /**
  * Shortens an expression for error messages so a 4 KiB input does not flood logs or clients.
@@ -77,6 +78,8 @@ function children(node: ExprNode): (ExprNode | null)[] {
       return [node.test, node.consequent, node.alternate];
     case 'array':
       return node.elements;
+    case 'dict':
+      return node.entries.flat();
     default:
       return [];
   }

@@ -1,5 +1,6 @@
 /**
- * Python's builtins with Python's semantics: `len str int float bool round abs min max sorted`.
+ * Python's builtins with Python's semantics: `len str int float bool round abs min max sorted
+ * list dict`.
  * `int('42')`, `int(3.9)` is 3, `round(2.5)` is 2 (ties to even, exactly), `str(True)` is 'True',
  * `str(None)` is 'None', `bool([])` is False, `sorted(d)` gives the keys, `min`/`max` take a list or
  * several arguments. Integral numbers stand for Python ints (JS has one number type).
@@ -15,7 +16,7 @@ import {
   pyStr,
   pyTypeName,
 } from './expression-python.ts';
-import { isPlainObject, isTruthy } from './values.ts';
+import { FORBIDDEN_NAMES, defineOwn, isPlainObject, isTruthy, readOwn } from './values.ts';
 
 type Fn = (...args: unknown[]) => unknown;
 
@@ -167,7 +168,45 @@ export const pythonBuiltins: Record<string, Fn> = {
     const reverse = isTruthy(args[1]);
     return items.sort((a, b) => (reverse ? pyCompare(b, a, '<') : pyCompare(a, b, '<')));
   },
+  list: (...args) => (
+    arity('list', args, 0, 1),
+    args.length ? [...pyIterate(args[0], 'list()')] : []
+  ),
+  dict(...args) {
+    arity('dict', args, 0, 1);
+    return args.length ? toDict(args[0]) : {};
+  },
 };
+
+// dict(mapping) copies it; dict(pairs) reads [key, value] pairs, as Python does. Keys are defined
+// as own data and forbidden names refused, as in a `{...}` literal.
+function toDict(source: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const put = (key: unknown, value: unknown) => {
+    if (typeof key !== 'string' && typeof key !== 'number')
+      throw new FunctionArgumentError(
+        `dict() keys must be strings or numbers, not ${pyTypeName(key)}`,
+      );
+    if (FORBIDDEN_NAMES.has(String(key)))
+      throw new FunctionArgumentError(`dict(): '${String(key)}' is not accessible`);
+    defineOwn(out, String(key), value);
+  };
+  if (isPlainObject(source)) {
+    for (const key of Object.keys(source))
+      put(key, readOwn(source, key).kind === 'found' ? source[key] : undefined);
+    return out;
+  }
+  if (!Array.isArray(source))
+    throw new FunctionArgumentError(
+      `dict() needs a dict or a list of [key, value] pairs, not ${pyTypeName(source)}`,
+    );
+  for (const [i, pair] of (source as unknown[]).entries()) {
+    if (!Array.isArray(pair) || pair.length !== 2)
+      throw new FunctionArgumentError(`dict(): element ${i} is not a [key, value] pair`);
+    put(pair[0], pair[1]);
+  }
+  return out;
+}
 
 /** Keyword arguments of the builtins that take some (name → position). */
 export const BUILTIN_KEYWORDS: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map([

@@ -21,7 +21,6 @@ const NAMED_SYMBOLS: ReadonlyMap<string, string> = new Map([
   ['@', "operator '@' is not supported"],
   [';', 'must be a single expression (unexpected ";")'],
   [',', 'must be a single expression (write a tuple as (a, b))'],
-  ['{', 'dict and set literals ({...}) are not supported'],
 ]);
 
 const isDunder = (name: string): boolean => name.length > 4 && /^__.*__$/.test(name);

@@ -189,7 +189,31 @@ function method(
   return { type: 'method', object, name, args, keywords, optional };
 }
 
-/** A literal, a name, or a parenthesised expression, tuple or list. */
+/** After `{`: `{}` or `{key: value, ...}` (a trailing comma allowed); set literals are refused. */
+function dict(c: Cursor): ExprNode {
+  c.expectOp('{');
+  const entries: [ExprNode, ExprNode][] = [];
+  while (!c.isOp('}')) {
+    const key = c.expression();
+    if (c.isName('for'))
+      throw new SyntaxFailure('comprehensions (for ... in ...) are not supported');
+    if (!c.isOp(':')) {
+      if (c.isOp(',') || c.isOp('}'))
+        throw new SyntaxFailure('set literals ({a, b}) are not supported: write a list [a, b]');
+      c.unexpected(true);
+    }
+    c.next();
+    entries.push([key, c.expression()]);
+    if (c.isName('for'))
+      throw new SyntaxFailure('comprehensions (for ... in ...) are not supported');
+    if (!c.isOp(',')) break;
+    c.next();
+  }
+  c.expectOp('}');
+  return { type: 'dict', entries };
+}
+
+/** A literal, a name, a parenthesised expression, tuple or list, or a dict. */
 function atom(c: Cursor): ExprNode {
   const token = c.peek();
   if (token.kind === 'num') return (c.next(), { type: 'literal', value: token.number });
@@ -199,6 +223,7 @@ function atom(c: Cursor): ExprNode {
     return { type: 'literal', value };
   }
   if (token.kind === 'name') return named(c);
+  if (c.isOp('{')) return dict(c);
   if (c.isOp('(') || c.isOp('[')) {
     const close = c.next().value === '(' ? ')' : ']';
     const elements: ExprNode[] = [];

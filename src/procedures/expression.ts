@@ -208,7 +208,24 @@ function evaluate(node: ExprNode, scope: Scope): unknown {
         : evaluate(node.alternate, scope);
     case 'array':
       return node.elements.map((element) => evaluate(element, scope));
+    case 'dict':
+      return dictLiteral(node.entries, scope);
   }
+}
+
+// `{k: v}`: keys are strings (numbers become their text, as in JSON), defined as own data so that
+// no key (`__proto__` included) reaches a prototype; forbidden names are refused as on reading.
+function dictLiteral(entries: [ExprNode, ExprNode][], scope: Scope): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [keyNode, valueNode] of entries) {
+    const key = evaluate(keyNode, scope);
+    if (typeof key !== 'string' && typeof key !== 'number')
+      throw new EvalError(`dict keys must be strings or numbers, got ${typeName(key)}`);
+    const text = String(key);
+    if (FORBIDDEN_NAMES.has(text)) throw new EvalError(`'${text}' is not accessible`);
+    defineOwn(out, text, evaluate(valueNode, scope));
+  }
+  return out;
 }
 
 /**
