@@ -14,7 +14,7 @@ const DOCS_SCREENSHOT_DIR = join(ROOT, 'docs', 'screenshots');
 
 export const CHROMIUM = '/usr/bin/chromium';
 // No network beyond loopback here: these flags stop Chromium's background connections.
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,11 +6,13 @@ import { createLogger } from '../../src/core/logger.ts';
 import { serveSpaFallback, uiRoutes } from '../../src/http/routes/ui.ts';
 import { tempDir } from '../helpers/service.ts';
 
-const { dir, cleanup } = tempDir();
+const { dir: root, cleanup } = tempDir();
+// The UI's folder inside the temporary one, so that a file beside it is still the test's own.
+const dir = join(root, 'ui');
 const app = Fastify();
 
 beforeAll(async () => {
-  mkdirSync(join(dir, 'assets'));
+  mkdirSync(join(dir, 'assets'), { recursive: true });
   writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="app"></div>');
   writeFileSync(join(dir, 'assets', 'index-abc.js'), 'console.log(1);');
   writeFileSync(join(dir, 'assets', 'index-abc.css'), 'body{}');
@@ -66,5 +68,43 @@ describe('the web UI files', () => {
     expect(
       (await revalidate({ 'if-none-match': '"other"', 'if-modified-since': modified })).statusCode,
     ).toBe(200);
+  });
+
+  it('serves files added after the start (a rebuild) and refuses paths that leave the folder', async () => {
+    writeFileSync(join(dir, 'assets', 'index-new.js'), 'console.log(2);');
+    const added = await app.inject({ method: 'GET', url: '/assets/index-new.js' });
+    expect([added.statusCode, added.body]).toEqual([200, 'console.log(2);']);
+    writeFileSync(join(root, 'outside.txt'), 'secret');
+    for (const url of [
+      '/../outside.txt',
+      '/assets/../../outside.txt',
+      '/%2e%2e/outside.txt',
+      '/assets/%2e%2e/%2e%2e/outside.txt',
+      '/..%2foutside.txt',
+      '/.hidden',
+      '/assets//index-abc.js',
+      '/assets',
+    ]) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.body, url).not.toBe('secret');
+      expect(res.headers['content-type'], url).not.toBe('text/plain; charset=utf-8');
+    }
+  });
+
+  it('answers pages with a self-reloading 503 while index.html is missing, then the UI again', async () => {
+    rmSync(join(dir, 'index.html'));
+    try {
+      for (const url of ['/', '/settings']) {
+        const res = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+        expect(res.statusCode, url).toBe(503);
+        expect(res.headers['retry-after']).toBe('3');
+        expect(res.body).toContain('<meta http-equiv="refresh" content="3">');
+        expect(res.body).toContain('npm run build:web');
+        expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      }
+    } finally {
+      writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="app"></div>');
+    }
+    expect((await app.inject({ method: 'GET', url: '/' })).statusCode).toBe(200);
   });
 });
