@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { registerHooks } from 'node:module';
+import * as nodeModule from 'node:module';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Services } from '../core/services.ts';
@@ -23,7 +23,9 @@ function installPipitResolver(): void {
   resolverInstalled = true;
   const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
   const self = new URL(`../index.${ext}`, import.meta.url).href;
-  registerHooks({
+  // A namespace import, not a named one: a named import of a Node 24 export fails while the graph
+  // is linked on an older Node, before src/core/node-version.ts can say what Pipit needs.
+  nodeModule.registerHooks({
     resolve: (specifier, context, next) =>
       specifier === 'pipit' ? { url: self, shortCircuit: true } : next(specifier, context),
   });

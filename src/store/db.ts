@@ -1,8 +1,16 @@
 import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import type * as Sqlite from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { PipitError } from '../core/errors.ts';
+// Evaluated before this module: on an older Node.js it throws "Pipit needs Node.js 24".
+import '../core/node-version.ts';
 import { MIGRATIONS } from './migrations.ts';
+
+// Required rather than imported: a static import of node:sqlite fails while the module graph is
+// linked, before src/core/node-version.ts (imported above) can tell an older Node what Pipit needs.
+const { DatabaseSync: Database } = createRequire(import.meta.url)('node:sqlite') as typeof Sqlite;
 
 /**
  * Opens (creating if needed) the embedded database and applies pending migrations. WAL mode lets the
@@ -18,7 +26,7 @@ export function openDatabase(path: string): DatabaseSync {
   }
   let db: DatabaseSync;
   try {
-    db = new DatabaseSync(path);
+    db = new Database(path);
   } catch (err) {
     throw new PipitError(
       'UNAVAILABLE',

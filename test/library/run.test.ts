@@ -90,4 +90,33 @@ describe('library use from a script outside the repository', () => {
     expect(res.code).toBe(0);
     expect(JSON.parse(res.out)).toEqual({ counter: 41 });
   });
+
+  it('on a Node.js older than 24, import says what Pipit needs instead of a raw module error', () => {
+    writeFileSync(
+      join(dir, 'old-node.mjs'),
+      `import { run } from 'pipit';\nconsole.log(typeof run);`,
+    );
+    // This Node pretending to be 20 (a preload rewrites process.versions.node): without the check,
+    // the import succeeds here, since node:sqlite exists.
+    writeFileSync(
+      join(dir, 'pretend-20.mjs'),
+      `Object.defineProperty(process.versions, 'node', { value: '20.11.1' });`,
+    );
+    const runs = [
+      { node: process.execPath, args: ['--import', './pretend-20.mjs'], version: '20.11.1' },
+    ];
+    // And a real older Node when this machine has one on PATH (the raw error came from it).
+    const onPath = spawnSync('node', ['-p', 'process.versions.node'], { encoding: 'utf8' });
+    const pathVersion = onPath.status === 0 ? onPath.stdout.trim() : '';
+    if (pathVersion && Number(pathVersion.split('.')[0]) < 24)
+      runs.push({ node: 'node', args: [], version: pathVersion });
+    for (const { node, args, version } of runs) {
+      const res = spawnSync(node, [...args, 'old-node.mjs'], { cwd: dir, encoding: 'utf8' });
+      expect(res.status, res.stderr).not.toBe(0);
+      expect(res.stderr).toContain(
+        `Pipit needs Node.js 24 or newer, and this is Node.js ${version}`,
+      );
+      expect(res.stderr).not.toMatch(/ERR_UNKNOWN_BUILTIN_MODULE|No such built-in module/);
+    }
+  });
 });
