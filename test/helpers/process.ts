@@ -86,3 +86,36 @@ export async function runCli(
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, stdout, stderr };
 }
+
+/** True while any process of the group `pgid` is alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops a process group started with `detached: true` (a shell or `npm start` and everything under
+ * it) and resolves once no process of it is left: SIGTERM, then SIGKILL after `graceMs`. Waiting
+ * for the group, not the leader, matters: `npm start` exits at once on SIGTERM while the service
+ * it started is still stopping, and a test that moved on then left it running, orphaned.
+ *
+ * @example
+ * const child = spawn('npm', ['start'], { detached: true });
+ * afterAll(() => stopProcessGroup(child.pid!));
+ */
+export async function stopProcessGroup(pgid: number, graceMs = 15_000): Promise<void> {
+  if (!groupAlive(pgid)) return;
+  process.kill(-pgid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  // There is no event for "the last process of a group exited": poll the group with signal 0.
+  while (groupAlive(pgid) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  if (groupAlive(pgid)) {
+    process.kill(-pgid, 'SIGKILL');
+    while (groupAlive(pgid)) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

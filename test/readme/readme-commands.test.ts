@@ -1,5 +1,5 @@
-// Issue 11, "Done when": the README's commands work as written. The service is started with set-up
-// command 1's `npm start` (the test suite itself is command 2), then every shell block marked
+// The README's commands work as written. The service is started with set-up command 1's
+// `npm start` (the test suite itself is command 2), then every shell block marked
 // `<!-- readme-test: run -->` runs in order in one shell, against that service.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/net.ts';
+import { stopProcessGroup } from '../helpers/process.ts';
 import { tempDir } from '../helpers/service.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -45,13 +46,14 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  if (service.exitCode === null) {
-    // npm start runs pipit in a child: signal the whole group.
-    process.kill(-service.pid!, 'SIGTERM');
-    await once(service, 'exit');
+  // npm start runs pipit in a child: stop the whole group, and wait for all of it (on a failed
+  // start too) before the folder it works in is deleted.
+  try {
+    if (service?.pid) await stopProcessGroup(service.pid);
+  } finally {
+    tmp.cleanup();
   }
-  tmp.cleanup();
-});
+}, 40_000);
 
 describe('the README', () => {
   it('has runnable blocks in the sections a newcomer follows', () => {
