@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
 import { pino, stdSerializers } from 'pino';
-import type { Logger as PinoLogger, LoggerOptions } from 'pino';
+import type { LogFn, Logger as PinoLogger, LoggerOptions } from 'pino';
 import type { PinoPretty } from 'pino-pretty';
+import { maskSecrets } from './redact.ts';
+import { maskSecretText } from './secret-text.ts';
 
 // pino-pretty (30 modules) is loaded only when lines are written for a terminal: services under
 // systemd or Docker, and one-off commands whose output is piped, write JSON and never need it.
@@ -40,8 +42,8 @@ const DEBUG_LEVELS = new Set(['trace', 'debug']);
 // where someone is looking for it (at info it buries the line that says what went wrong).
 function errorSerializer(withStack: boolean) {
   return (err: unknown) => {
-    if (!(err instanceof Error)) return err;
-    const out = stdSerializers.err(err) as Record<string, unknown>;
+    if (!(err instanceof Error)) return maskSecrets(err);
+    const out = { ...(stdSerializers.err(err) as Record<string, unknown>) };
     if (!withStack) {
       delete out.stack;
       // The cause's stack too: pino copies causes in full.
@@ -50,8 +52,19 @@ function errorSerializer(withStack: boolean) {
         out.cause = cause;
       }
     }
-    return out;
+    // An error's message and details may quote credentials (a URL's query, an answer's body).
+    return maskSecrets(out);
   };
+}
+
+// Messages are masked as the run history masks strings (a URL with `?apitoken=`, a JWT).
+function logMethod(this: PinoLogger, args: Parameters<PinoLogger['info']>, method: LogFn): void {
+  const all = args as unknown[];
+  for (let i = 0; i < all.length; i++) {
+    const arg = all[i];
+    if (typeof arg === 'string') all[i] = maskSecretText(arg);
+  }
+  method.apply(this, args);
 }
 
 /**
@@ -73,6 +86,7 @@ export function createLogger(
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: undefined,
     serializers: { err: errorSerializer(DEBUG_LEVELS.has(level)) },
+    hooks: { logMethod },
   };
   const pretty =
     format === 'pretty' || (format === 'auto' && !opts.destination && process.stdout.isTTY);

@@ -1,18 +1,17 @@
 import { REDACTED, redactArgs } from './action.ts';
 import type { ParamShape } from './action.ts';
-
-// Keys whose values are credentials wherever they appear (an http.request's headers, a hook's
-// event data, a procedure's arguments): matched whole, case-insensitively, `-`/`_` ignored.
-const SECRET_KEY =
-  /^(x_)?(pass(word|wd|phrase)?|secret|client_?secret|token|access_?token|refresh_?token|api_?key|auth|authori[sz]ation|proxy_?authori[sz]ation|cookie|set_?cookie|credentials?|private_?key)$/i;
+import { MAX_JSON_DEPTH } from './json-limits.ts';
+import { isSecretName } from './secret-names.ts';
+import { maskSecretText } from './secret-text.ts';
 
 // Arguments are at most 128 levels deep (core/json-limits.ts) from every transport; `run()` can pass
 // anything, so the walk stops here and says so instead of recursing without end.
 const MAX_DEPTH = 32;
 
 /**
- * True for a key whose value is masked in the run history (`password`, `token`, `Authorization`,
- * `client_secret`, `api-key`...).
+ * True for a key whose value is masked in the run history and in what `/ws/events` subscribers
+ * get (`password`, `token`, `Authorization`, `X-Auth-Token`, `client_secret`, `api-key`,
+ * `github_token`...): see `isSecretName` and the list in secret-names.ts.
  *
  * @example
  * isSecretKey('Authorization'); // true
@@ -21,7 +20,7 @@ const MAX_DEPTH = 32;
 export function isSecretKey(key: string): boolean {
   let secret = knownKeys.get(key);
   if (secret === undefined) {
-    secret = SECRET_KEY.test(key.replaceAll('-', '_'));
+    secret = isSecretName(key);
     // The same few keys come back on every call: remember them (bounded: keys are client data).
     if (knownKeys.size >= MAX_KNOWN_KEYS) knownKeys.clear();
     knownKeys.set(key, secret);
@@ -33,7 +32,8 @@ const MAX_KNOWN_KEYS = 4096;
 
 /**
  * Values as the run history keeps them: every key that names a credential (see
- * {@link isSecretKey}), at any depth, replaced by `[redacted]`, and for arguments the action's
+ * {@link isSecretKey}), at any depth, replaced by `[redacted]`, credentials inside strings masked
+ * (URLs' secret query values and user info, `Bearer …`, JWTs: see `maskSecretText`), and for arguments the action's
  * declared secret parameters too (`utils.echo` returns its arguments; an HTTP answer may carry a
  * token). The input is never modified; it is returned as is when there is nothing to mask (the
  * common case costs one walk, no copy).
@@ -53,6 +53,12 @@ const MAX_KNOWN_KEYS = 4096;
 export class SizedMasker {
   /** The bound for the value last returned by {@link mask} or {@link maskArgs}. */
   size = 0;
+  readonly #maxDepth: number;
+
+  /** `maxDepth`: levels walked; deeper values become `[too deep]` (the history keeps 32). */
+  constructor(maxDepth = MAX_DEPTH) {
+    this.#maxDepth = maxDepth;
+  }
 
   mask(value: unknown): unknown {
     this.size = 0;
@@ -68,9 +74,11 @@ export class SizedMasker {
   // and comma. Values that JSON writes as null or leaves out (undefined, functions) count as null.
   #walk(value: unknown, depth: number): unknown {
     switch (typeof value) {
-      case 'string':
-        this.size += value.length * 6 + 2;
-        return value;
+      case 'string': {
+        const masked = maskSecretText(value);
+        this.size += masked.length * 6 + 2;
+        return masked;
+      }
       case 'number':
         this.size += 25;
         return value;
@@ -90,7 +98,7 @@ export class SizedMasker {
       this.size += 4;
       return value;
     }
-    if (depth >= MAX_DEPTH) {
+    if (depth >= this.#maxDepth) {
       this.size += TOO_DEEP.length + 2;
       return TOO_DEEP;
     }
@@ -121,3 +129,18 @@ export class SizedMasker {
 }
 
 const TOO_DEEP = '[too deep]';
+
+// Events are JSON under the depth limit already (json-limits.ts): walked whole, never cut.
+const shared = new SizedMasker(MAX_JSON_DEPTH + 2);
+
+/**
+ * A copy of `value` with its credentials masked as the run history masks them (see
+ * {@link SizedMasker}): for what leaves the service's own hands, such as the events `/ws/events`
+ * subscribers get. `value` itself when there is nothing to mask.
+ *
+ * @example
+ * maskSecrets({ headers: { 'X-Gitlab-Token': 't' } }); // { headers: { 'X-Gitlab-Token': '[redacted]' } }
+ */
+export function maskSecrets<T>(value: T): T {
+  return shared.mask(value) as T;
+}

@@ -1,6 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isSecretName } from '../core/secret-names.ts';
 
-/** Query parameter names whose values never reach a log line (compared decoded, any case). */
+/**
+ * Query parameter names whose values never reach a log line (compared decoded, any case), besides
+ * the secret names of the run history (`isSecretName`: `apitoken`, `private_token`...).
+ */
 const SECRET_PARAMS = new Set([
   'token',
   'code',
@@ -46,7 +50,8 @@ export function redactUrl(url: string): string {
       const decoded = decode(part);
       const eq = decoded.indexOf('=');
       const name = (eq < 0 ? decoded : decoded.slice(0, eq)).trim().toLowerCase();
-      if (SECRET_PARAMS.has(name)) return `${encodeURIComponent(name)}=[redacted]`;
+      if (SECRET_PARAMS.has(name) || isSecretName(name))
+        return `${encodeURIComponent(name)}=[redacted]`;
       // Under any other name, a token is still a token.
       return decoded.replace(JWT, '') === decoded ? part : '[redacted]';
     });

@@ -128,7 +128,8 @@ export class BatchWriter {
     slots[SLOT.flags] = run.errors.length ? flags | FLAG.hasErrors : flags;
     slots.push(args);
     if (flags & FLAG.hasOutput) slots.push(output);
-    if (run.errors.length) slots.push(run.errors);
+    // Messages may quote what failed: a URL with its query, an error page's JSON.
+    if (run.errors.length) slots.push(masker.mask(run.errors));
   }
 
   text(): string {

@@ -37,7 +37,10 @@ describe('masking what the run history keeps', () => {
     const params = { url: secretUserinfo(z.string().min(1)), other: z.string().optional() };
     expect(
       maskArgs({ url: 'http://ada:pw@host:8080/p?q=1#f', other: 'http://ada:pw@host/' }, params),
-    ).toEqual({ url: 'http://ada:[redacted]@host:8080/p?q=1#f', other: 'http://ada:pw@host/' });
+    ).toEqual({
+      url: 'http://ada:[redacted]@host:8080/p?q=1#f',
+      other: 'http://ada:[redacted]@host/',
+    });
     const plain = { url: 'https://host/?a=b@c' };
     expect(maskArgs(plain, params)).toBe(plain);
     // A lone user name is how tokens travel (https://TOKEN@github.com/).

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PipitError } from '../../core/errors.ts';
 import { toJsonLimited } from '../../core/json-limits.ts';
+import { maskSecrets } from '../../core/redact.ts';
 import { makeEvent } from '../../events/event.ts';
 import type { PipitEvent } from '../../events/event.ts';
 import { HookBusyError } from '../../events/hooks.ts';
@@ -16,16 +17,6 @@ import {
   headersFor,
   setSecurityHeaders,
 } from '../security-headers.ts';
-
-/** Header names whose values never reach /ws/events subscribers. */
-export const REDACTED_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'x-token',
-  'x-api-key',
-  'x-csrf-token',
-]);
 
 // Made once: an abort without a reason builds a DOMException, stack trace and all (~8 µs).
 const CLIENT_GONE = new PipitError('UNAVAILABLE', 'the client closed the connection');
@@ -109,18 +100,21 @@ function queryArgs(query: unknown): Record<string, unknown> {
 }
 
 /**
- * The event as subscribers see it: credentials in headers replaced (the event itself when there
- * are none: most web hooks carry no credential header, and are not copied).
+ * The event as subscribers (and, in a cluster, the other instances) see it: credentials masked in
+ * its query arguments, body and headers, by name (`token`, `password`, `X-Gitlab-Token`,
+ * `X-Hub-Signature-256`...) and by shape (`Bearer …`, JWTs; see `maskSecrets`). The event itself
+ * when there is nothing to mask: most web hooks carry no credential, and are not copied. The
+ * hook's listener gets the real event.
  *
  * @example
  * redactWebhookEvent(event).args.headers; // { host: 'pi:8008', authorization: '[redacted]' }
  */
 export function redactWebhookEvent(event: PipitEvent): PipitEvent {
-  const headers = event.args.headers as Record<string, unknown>;
-  let safe: Record<string, unknown> | undefined;
-  for (const name of REDACTED_HEADERS)
-    if (headers[name] !== undefined) (safe ??= { ...headers })[name] = '[redacted]';
-  return safe ? { ...event, args: { ...event.args, headers: safe } } : event;
+  const { args, data, headers } = event.args;
+  const shown = maskSecrets({ args, data, headers });
+  return shown.args === args && shown.data === data && shown.headers === headers
+    ? event
+    : { ...event, args: { ...event.args, ...shown } };
 }
 
 // Security headers are chosen by what the answer turned out to be (see headersFor): JSON and text
@@ -235,8 +229,13 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
           origin,
         );
         const listeners = service.events.hooks.matching(event);
-        // Parsed from the request under the JSON limits: no need to serialise it to check.
-        void service.events.publish(redactWebhookEvent(event), { parsed: true });
+        // Parsed from the request under the JSON limits: no need to serialise it to check. Only a
+        // hook that has a listener here goes to the other instances (their listeners never run
+        // for it): an unauthenticated caller must not fill the shared stream with 404s.
+        void service.events.publish(redactWebhookEvent(event), {
+          parsed: true,
+          local: !listeners.length,
+        });
         if (!listeners.length) {
           sendError(
             reply,

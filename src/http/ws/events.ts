@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { PipitError, toPipitError } from '../../core/errors.ts';
+import { maskSecrets } from '../../core/redact.ts';
 import type { Delivery } from '../../events/bus.ts';
 import { makeEvent } from '../../events/event.ts';
 import type { IncomingEvent } from '../../events/event.ts';
-import { CoreKinds } from '../../events/kinds.ts';
+import { CoreKinds, presentKind } from '../../events/kinds.ts';
 import { requireMetrics } from '../../metrics/metrics.ts';
 import type { Service } from '../../service.ts';
 import type { Connections } from './connections.ts';
@@ -16,10 +17,25 @@ import type { SendLimits } from './send.ts';
 // One UTF-8 encoding per event, shared by every socket it goes to (the bus hands all subscribers
 // the same Delivery, whose JSON is itself serialised once).
 const encoded = new WeakMap<Delivery, Buffer>();
-function bytesOf(delivery: Delivery): Buffer {
+function bytesOf(delivery: Delivery, namespace: 'pipit' | 'platypush'): Buffer {
   let bytes = encoded.get(delivery);
-  if (!bytes) encoded.set(delivery, (bytes = Buffer.from(delivery.json())));
+  if (!bytes) encoded.set(delivery, (bytes = Buffer.from(shownJson(delivery, namespace))));
   return bytes;
+}
+
+// Subscribers see every event with its credentials masked (a client's CustomEvent, a hook's, a
+// RunFailedEvent quoting an error page): secret names and secret-shaped strings, as the run
+// history masks them. Hooks get the event as published. Most events have nothing to mask and keep
+// the JSON the bus made.
+function shownJson(delivery: Delivery, namespace: 'pipit' | 'platypush'): string {
+  const { event } = delivery;
+  const masked = maskSecrets(event);
+  if (masked === event) return delivery.json();
+  return JSON.stringify(
+    namespace === 'pipit'
+      ? masked
+      : { ...masked, args: { ...masked.args, type: presentKind(event.args.type, namespace) } },
+  );
 }
 
 /** Resolves the kinds of a subscribe frame; BAD_REQUEST names the unknown one. */
@@ -53,6 +69,7 @@ export function eventsHandler(service: Service, connections: Connections, limits
   const log = service.log.child({ component: 'ws', endpoint: '/ws/events' });
   const asErrorFrame = (message: string) => errorFrame(message.split('\n'));
   const metrics = requireMetrics(service).ws;
+  const namespace = service.config.eventNamespace;
 
   return (socket: WebSocket, req: FastifyRequest): void => {
     const auth = upgradeAuth(req);
@@ -66,7 +83,7 @@ export function eventsHandler(service: Service, connections: Connections, limits
     });
     const unsubscribe = service.events.subscribe((delivery) => {
       if (filter && !filter.has(delivery.event.args.type)) return;
-      if (out.send(bytesOf(delivery))) metrics.eventDelivered();
+      if (out.send(bytesOf(delivery, namespace))) metrics.eventDelivered();
     });
     const remove = connections.add({
       socket,

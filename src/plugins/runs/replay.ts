@@ -91,7 +91,8 @@ function refuseIncomplete(run: StoredRunDetail): void {
 }
 
 function maskedPaths(value: unknown, path: string): string[] {
-  if (value === REDACTED) return [path || '(arguments)'];
+  // A string may have had only its credential masked (a URL's `?token=[redacted]`).
+  if (typeof value === 'string' && value.includes(REDACTED)) return [path || '(arguments)'];
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, item]) =>
     maskedPaths(item, path ? `${path}.${key}` : key),
