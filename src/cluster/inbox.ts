@@ -1,12 +1,15 @@
 import type { Logger } from '../core/logger.ts';
 import type { Inbound } from './inbound.ts';
 import type { RedisLink } from './link.ts';
-import { KEYS, RequestWire, ResponseWire } from './wire.ts';
+import { reportNoPerm } from './checks.ts';
+import { RequestWire, ResponseWire } from './wire.ts';
+import type { ClusterKeys } from './wire.ts';
 
 /** What {@link Inbox} needs. */
 export interface InboxOptions {
   link: RedisLink;
   inbound: Inbound;
+  keys: ClusterKeys;
   self: { deviceId: string; iid: string };
   log: Logger;
   /** A verified request for this instance, still within its deadline. */
@@ -36,8 +39,8 @@ export class Inbox {
 
   constructor(opts: InboxOptions) {
     this.#opts = opts;
-    this.#requests = KEYS.requests(opts.self.deviceId);
-    this.#replies = KEYS.replies(opts.self.deviceId);
+    this.#requests = opts.keys.requests(opts.self.deviceId);
+    this.#replies = opts.keys.replies(opts.self.deviceId);
   }
 
   start(): void {
@@ -48,10 +51,17 @@ export class Inbox {
     });
     // ioredis subscribes again by itself after a reconnection; this is the first subscription,
     // retried until Redis answers.
+    const { link } = this.#opts;
     const subscribe = () =>
-      void client.subscribe(this.#requests, this.#replies).catch(() => {
-        if (!this.#opts.link.closed) void this.#opts.link.ready(client).then(subscribe);
-      });
+      void client.subscribe(this.#requests, this.#replies).then(
+        () => link.fault('noperm:subscribe', null),
+        (err: unknown) => {
+          if (link.closed) return;
+          // Refused by the ACL: said once, tried again in a while (the ACL may be fixed).
+          if (reportNoPerm(link, err, 'subscribe')) setTimeout(subscribe, 5_000).unref();
+          else void link.ready(client).then(subscribe);
+        },
+      );
     subscribe();
   }
 

@@ -18,6 +18,9 @@ export function redactUrl(url: string): string {
   }
 }
 
+// The event stream's XREAD BLOCK: bounded, so that a read that never returns is noticed.
+const EVENTS_BLOCK_MS = 5_000;
+
 /** Reconnection delay after the `attempt`-th failure: 100 ms doubling to 3 s, with jitter. */
 export function backoffMs(attempt: number): number {
   return Math.min(100 * 2 ** Math.max(0, attempt - 1), 3_000) + Math.floor(Math.random() * 100);
@@ -26,21 +29,36 @@ export function backoffMs(attempt: number): number {
 /** The connection's state as reported to `/readyz` and `inspect.instances`. */
 export interface LinkState {
   connected: boolean;
+  /** Connected, but something makes the cluster unusable (see {@link RedisLink.fault}). */
+  faults: string[];
   /** Epoch ms of the last change (or of the start). */
   since: number;
   /** Why it is down, when it is. */
   error: string | null;
 }
 
+/** What a {@link RedisLink} is made from. */
+export interface RedisLinkOptions {
+  url: string;
+  name: string;
+  log: Logger;
+  /** A command not answered within this fails (and a heartbeat PING that does marks the link down). */
+  commandTimeoutMs: number;
+}
+
 /**
- * The connections to Redis: `command` for ordinary commands, and one connection each for the two
- * blocking reads (the event stream and this instance's request and reply lists), which hold their
- * connection while they wait. Commands never queue while Redis is unreachable: they fail at once,
- * so a remote request fails fast instead of hanging; every connection reconnects by itself with
- * backoff. The state is logged once per change, not once per attempt.
+ * The connections to Redis: `command` for ordinary commands, one for the event stream's blocking
+ * read and one for this instance's channels (subscriber mode). Commands never queue while Redis is
+ * unreachable: they fail at once, so a remote request fails fast instead of hanging; every command
+ * has a timeout, so a Redis that hangs or a link that dropped without closing cannot hold a caller;
+ * every connection reconnects by itself with backoff. {@link RedisLink.hung} (an unanswered
+ * heartbeat PING) marks the link down and opens new connections. Besides being connected, the link
+ * can be faulty (Redis Cluster, a missing ACL permission, a key of the wrong type...): each fault is
+ * logged once, with its cause, and the link is not {@link RedisLink.usable} until it clears. The
+ * state is logged once per change, not once per attempt.
  *
  * @example
- * const link = new RedisLink({ url, name: 'kitchen', log });
+ * const link = new RedisLink({ url, name: 'kitchen', log, commandTimeoutMs: 3000 });
  * link.onChange((up) => console.log(up ? 'connected' : 'lost'));
  * link.start();
  */
@@ -50,7 +68,13 @@ export class RedisLink {
   readonly #name: string;
   readonly #log: Logger;
   readonly #listeners = new Set<(up: boolean) => void>();
-  #state: LinkState = { connected: false, since: Date.now(), error: null };
+  readonly #commandTimeoutMs: number;
+  readonly #faults = new Map<string, string>();
+  #state: { connected: boolean; since: number; error: string | null } = {
+    connected: false,
+    since: Date.now(),
+    error: null,
+  };
   #everConnected = false;
   #reportedUnreachable = false;
   #command: Redis | undefined;
@@ -58,20 +82,77 @@ export class RedisLink {
   #inbox: Redis | undefined;
   #closed = false;
 
-  constructor(opts: { url: string; name: string; log: Logger }) {
+  constructor(opts: RedisLinkOptions) {
     this.#rawUrl = opts.url;
     this.url = redactUrl(opts.url);
     this.#name = opts.name;
     this.#log = opts.log;
+    this.#commandTimeoutMs = opts.commandTimeoutMs;
   }
 
   get state(): LinkState {
     const { connected, since, error } = this.#state;
-    return { connected, since, error: connected ? null : error };
+    const faults = [...this.#faults.values()];
+    return { connected, since, faults, error: connected ? (faults[0] ?? null) : error };
   }
 
   get connected(): boolean {
     return this.#state.connected;
+  }
+
+  /** Connected and without a fault: what `/readyz` reports. */
+  get usable(): boolean {
+    return this.#state.connected && this.#faults.size === 0;
+  }
+
+  /** How long the event stream's read blocks: well under the command timeout it adds to. */
+  get blockMs(): number {
+    return EVENTS_BLOCK_MS;
+  }
+
+  get commandTimeoutMs(): number {
+    return this.#commandTimeoutMs;
+  }
+
+  /**
+   * Sets (a message) or clears (null) the fault named `name`. A new fault is logged once as an
+   * error with its message; its end is logged too.
+   *
+   * @example
+   * link.fault('wrongtype', 'pipit:events is a string, not a stream: ...');
+   */
+  fault(name: string, message: string | null): void {
+    const had = this.#faults.get(name);
+    if (message === null) {
+      if (had === undefined) return;
+      this.#faults.delete(name);
+      this.#log.info({ fault: name }, `resolved: ${had}`);
+      return;
+    }
+    if (had === message) return;
+    this.#faults.set(name, message);
+    this.#log.error({ fault: name, redis: this.url }, message);
+  }
+
+  /** The message of the fault `name`, if set. */
+  faultOf(name: string): string | undefined {
+    return this.#faults.get(name);
+  }
+
+  /**
+   * The connection answers nothing (Redis hangs, or the network dropped without closing it): the
+   * link is down at once (calls waiting fail, `/readyz` 503), and every connection is replaced.
+   */
+  hung(why: string): void {
+    if (this.#closed) return;
+    this.#state.error = why;
+    this.#change(false);
+    for (const client of [this.#command, this.#events, this.#inbox]) client?.disconnect(true);
+  }
+
+  /** Replaces one connection that stopped answering (a read that timed out). */
+  reset(client: Redis): void {
+    if (!this.#closed) client.disconnect(true);
   }
 
   get command(): Redis {
@@ -143,6 +224,8 @@ export class RedisLink {
 
   #client(role: 'command' | 'events' | 'inbox'): Redis {
     const options: RedisOptions = {
+      // The blocking read waits up to blockMs by itself: its timeout comes on top of that.
+      commandTimeout: this.#commandTimeoutMs + (role === 'events' ? EVENTS_BLOCK_MS : 0),
       connectionName: `pipit:${this.#name}:${role}`,
       // RESP2: the replies' shapes do not depend on the server's version.
       protocol: 2,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PipitError } from '../core/errors.ts';
+import { PipitError, toPipitError } from '../core/errors.ts';
 import type { ExecuteOptions, ExecuteResult } from '../core/execute.ts';
 import { toJsonLimited } from '../core/json-limits.ts';
 import type { Logger } from '../core/logger.ts';
@@ -9,8 +9,7 @@ import type { Instances } from './instances.ts';
 import type { RedisLink } from './link.ts';
 import type { Publisher } from './publisher.ts';
 import type { Seal } from './seal.ts';
-import { KEYS } from './wire.ts';
-import type { ResponseWire, WireCaller } from './wire.ts';
+import type { ClusterKeys, ResponseWire, WireCaller } from './wire.ts';
 
 /** What {@link Requests} needs. */
 export interface RequestsOptions {
@@ -20,6 +19,7 @@ export interface RequestsOptions {
   publisher: Publisher;
   log: Logger;
   instances: Instances;
+  keys: ClusterKeys;
   self: { deviceId: string; iid: string };
   /** How long a caller waits for the answer. */
   timeoutMs: number;
@@ -58,9 +58,67 @@ export class Requests {
   }
 
   async send(request: Request, opts: ExecuteOptions): Promise<ExecuteResult> {
-    const { link, instances, self, timeoutMs } = this.#opts;
+    // The caller's time starts now: the lookup of the target counts, and so does a Redis that
+    // hangs. Nothing is published once the caller has gone or the deadline has passed.
+    const { timeoutMs } = this.#opts;
+    const target = request.target!;
+    const deadline = Date.now() + timeoutMs;
+    const id = `${this.#opts.self.iid}-${(++this.#sequence).toString(36)}`;
+    return new Promise<ExecuteResult>((resolve, reject) => {
+      let done = false;
+      let published = false;
+      const settle = (then: () => void) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+        this.#pending.delete(id);
+        then();
+      };
+      const timer = setTimeout(() => {
+        settle(() =>
+          reject(
+            new PipitError(
+              'TIMEOUT',
+              published
+                ? `instance "${target}" did not answer within ${timeoutMs / 1000} s (stopped, stuck, or too busy); the request may still have run there`
+                : `the request for instance "${target}" could not be sent within ${timeoutMs / 1000} s (Redis too slow to answer); it did not run`,
+            ),
+          ),
+        );
+      }, timeoutMs);
+      const onAbort = () =>
+        settle(() =>
+          reject(new PipitError('UNAVAILABLE', `the caller gave up waiting for "${target}"`)),
+        );
+      if (opts.signal?.aborted) return onAbort();
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      const pending: Pending = {
+        target,
+        transport: opts.target,
+        resolve: (result) => settle(() => resolve(result)),
+        reject: (error) => settle(() => reject(error)),
+      };
+      const proceed = () => !done && Date.now() < deadline;
+      this.#dispatch(request, opts, { id, deadline, pending, proceed }).then(
+        (sent) => void (published = sent),
+        (err: unknown) => pending.reject(toPipitError(err)),
+      );
+    });
+  }
+
+  // Checks the link and the target, then publishes; false when the call ended meanwhile.
+  async #dispatch(
+    request: Request,
+    opts: ExecuteOptions,
+    call: { id: string; deadline: number; pending: Pending; proceed: () => boolean },
+  ): Promise<boolean> {
+    const { link, instances, self } = this.#opts;
     const target = request.target!;
     if (!link.connected) throw this.#unreachable(target);
+    if (!link.usable) throw this.#faulty(target);
+    const conflict = instances.conflict();
+    if (conflict) throw new PipitError('UNAVAILABLE', conflict);
     if (!(await instances.has(target))) {
       if (!link.connected) throw this.#unreachable(target);
       throw new PipitError(
@@ -69,19 +127,19 @@ export class Requests {
         { details: { instances: instances.list().map((i) => i.device_id) } },
       );
     }
-    const id = `${self.iid}-${(++this.#sequence).toString(36)}`;
-    const now = Date.now();
+    if (!call.proceed()) return false;
+    const { id, deadline } = call;
     const payload = toJsonLimited(
       {
         v: 1,
         kind: 'request',
         from: self.deviceId,
         iid: self.iid,
-        ts: now,
+        ts: Date.now(),
         nonce: randomUUID(),
         to: target,
         id,
-        deadline: now + timeoutMs,
+        deadline,
         caller: wireCaller(opts),
         depth: opts.depth ?? 0,
         request: {
@@ -94,46 +152,15 @@ export class Requests {
       'BAD_REQUEST',
     );
     const sealed = this.#opts.seal.seal(payload);
-    return new Promise<ExecuteResult>((resolve, reject) => {
-      const settle = () => {
-        clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
-        this.#pending.delete(id);
-      };
-      const timer = setTimeout(() => {
-        settle();
-        reject(
-          new PipitError(
-            'TIMEOUT',
-            `instance "${target}" did not answer within ${timeoutMs / 1000} s (stopped, stuck, or too busy); the request may still have run there`,
-          ),
-        );
-      }, timeoutMs);
-      const onAbort = () => {
-        settle();
-        reject(new PipitError('UNAVAILABLE', `the caller gave up waiting for "${target}"`));
-      };
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      this.#pending.set(id, {
-        target,
-        transport: opts.target,
-        resolve: (result) => {
-          settle();
-          resolve(result);
-        },
-        reject: (error) => {
-          settle();
-          reject(error);
-        },
-      });
-      this.#opts.publisher.publish(KEYS.requests(target), sealed).then(
-        (receivers) => {
-          if (receivers === 0) this.#pending.get(id)?.reject(this.#notListening(target));
-          else if (receivers > 1) this.#twins(target, receivers);
-        },
-        () => this.#pending.get(id)?.reject(this.#unreachable(target)),
-      );
-    });
+    this.#pending.set(id, call.pending);
+    this.#opts.publisher.publish(this.#opts.keys.requests(target), sealed).then(
+      (receivers) => {
+        if (receivers === 0) this.#pending.get(id)?.reject(this.#notListening(target));
+        else if (receivers > 1) this.#pending.get(id)?.reject(this.#twins(target, receivers));
+      },
+      (err: unknown) => this.#pending.get(id)?.reject(this.#unreachable(target, err)),
+    );
+    return true;
   }
 
   /** Settles the call an answer belongs to; answers to calls that gave up are dropped. */
@@ -169,21 +196,37 @@ export class Requests {
     );
   }
 
-  #twins(target: string, receivers: number): void {
-    if (this.#warnedTwins) return;
-    this.#warnedTwins = true;
-    this.#opts.log.error(
-      { target, receivers },
-      `${receivers} instances listen as "${target}": each ran the request; give every instance its own device_id`,
-    );
+  // Two processes subscribed as one device_id (a cloned system): the answer could come from either.
+  #twins(target: string, receivers: number): PipitError {
+    const message = `${receivers} instances listen as "${target}" (a cloned system?): the request may have run on several of them; give every instance its own device_id`;
+    if (!this.#warnedTwins) {
+      this.#warnedTwins = true;
+      this.#opts.log.error({ target, receivers }, message);
+    }
+    return new PipitError('UNAVAILABLE', message);
   }
 
-  #unreachable(target: string): PipitError {
+  // Connected, the error is Redis' own (NOPERM, a timeout...): named, not taken for an outage.
+  #unreachable(target: string, err?: unknown): PipitError {
     const { link } = this.#opts;
+    if (link.connected && err)
+      return new PipitError(
+        'UNAVAILABLE',
+        `cannot send the request to instance "${target}": Redis at ${link.url} answered ${err instanceof Error ? err.message : JSON.stringify(err)}`,
+        { cause: err },
+      );
     const why = link.state.error ? ` (${link.state.error})` : '';
     return new PipitError(
       'UNAVAILABLE',
       `cannot reach instance "${target}": Redis at ${link.url} is unreachable${why}; this instance still serves its own actions`,
+    );
+  }
+
+  #faulty(target: string): PipitError {
+    const { link } = this.#opts;
+    return new PipitError(
+      'UNAVAILABLE',
+      `cannot send the request to instance "${target}": ${link.state.faults.join('; ')}`,
     );
   }
 }

@@ -22,9 +22,12 @@ export type SealFault = 'unsigned' | 'bad_signature';
  */
 export class Seal {
   readonly #key: KeyObject;
+  // Former secrets (`redis.previous_secrets`, while rotating): accepted to verify, never to sign.
+  readonly #previous: KeyObject[];
 
-  constructor(secret: string) {
+  constructor(secret: string, previous: readonly string[] = []) {
     this.#key = createSecretKey(Buffer.from(secret, 'utf8'));
+    this.#previous = previous.map((p) => createSecretKey(Buffer.from(p, 'utf8')));
   }
 
   /** The sealed form of a payload (JSON text). */
@@ -41,13 +44,15 @@ export class Seal {
       'hex',
     );
     const json = text.slice(SEAL_PREFIX.length + SIGNATURE_HEX + 1);
-    if (given.length !== SIGNATURE_HEX / 2 || !timingSafeEqual(given, this.#mac(json)))
-      return { ok: false, fault: 'bad_signature' };
-    return { ok: true, json };
+    if (given.length !== SIGNATURE_HEX / 2) return { ok: false, fault: 'bad_signature' };
+    if (timingSafeEqual(given, this.#mac(json))) return { ok: true, json };
+    for (const key of this.#previous)
+      if (timingSafeEqual(given, this.#mac(json, key))) return { ok: true, json };
+    return { ok: false, fault: 'bad_signature' };
   }
 
-  #mac(json: string): Buffer {
-    return createHmac('sha256', this.#key).update(json, 'utf8').digest();
+  #mac(json: string, key = this.#key): Buffer {
+    return createHmac('sha256', key).update(json, 'utf8').digest();
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { toPipitError } from '../core/errors.ts';
+import { PipitError, toPipitError } from '../core/errors.ts';
 import type { Execute, ExecuteResult } from '../core/execute.ts';
 import type { Logger } from '../core/logger.ts';
 import { buildResponse } from '../core/messages.ts';
@@ -8,8 +8,7 @@ import type { Caller } from '../core/runs.ts';
 import type { Publisher } from './publisher.ts';
 import { payloadJson } from './seal.ts';
 import type { Seal } from './seal.ts';
-import { KEYS } from './wire.ts';
-import type { RequestWire } from './wire.ts';
+import type { ClusterKeys, RequestWire } from './wire.ts';
 
 /** What {@link serveRequest} needs. */
 export interface ServeOptions {
@@ -18,7 +17,10 @@ export interface ServeOptions {
   publisher: Publisher;
   self: { deviceId: string; iid: string };
   log: Logger;
+  keys: ClusterKeys;
   execute: () => Execute;
+  /** Why requests routed here are refused right now (a twin with this device_id), or null. */
+  refusal: () => string | null;
 }
 
 /**
@@ -38,10 +40,11 @@ export function callerOf(msg: RequestWire): Caller {
 /**
  * Runs a request that came from another instance through this instance's `execute()`, as its
  * original caller, aborted at the caller's deadline, and publishes the sealed answer on the
- * caller's reply channel.
+ * caller's reply channel. A request past its deadline is dropped; one that arrives while this
+ * instance shares its device_id with another is answered UNAVAILABLE without running.
  *
  * @example
- * await serveRequest(msg, { link, seal, self, log, execute: () => services.execute });
+ * await serveRequest(msg, { seal, publisher, self, log, keys, execute: () => services.execute, refusal: () => null });
  */
 export async function serveRequest(msg: RequestWire, opts: ServeOptions): Promise<void> {
   const { seal, self, log } = opts;
@@ -51,8 +54,18 @@ export async function serveRequest(msg: RequestWire, opts: ServeOptions): Promis
     ...(msg.request.args ? { args: msg.request.args } : {}),
     ...(msg.request.id !== undefined ? { id: msg.request.id } : {}),
   };
+  // Its caller has given up: it never runs (its answer would reach nobody).
+  if (Date.now() >= msg.deadline) {
+    log.debug(
+      { from: msg.from, action: msg.request.action },
+      'dropped a request past its deadline',
+    );
+    return;
+  }
+  const refusal = opts.refusal();
   let result: ExecuteResult;
   try {
+    if (refusal) throw new PipitError('UNAVAILABLE', refusal);
     result = await opts.execute()(request, {
       target: 'cluster',
       caller: callerOf(msg),
@@ -61,7 +74,11 @@ export async function serveRequest(msg: RequestWire, opts: ServeOptions): Promis
     });
   } catch (err) {
     // execute() answers every failure as a response; a throw is a bug, still answered.
-    log.error({ err, action: msg.request.action }, 'execute() threw on a request from the cluster');
+    if (!refusal)
+      log.error(
+        { err, action: msg.request.action },
+        'execute() threw on a request from the cluster',
+      );
     const error = toPipitError(err);
     result = {
       message: buildResponse({
@@ -89,7 +106,7 @@ export async function serveRequest(msg: RequestWire, opts: ServeOptions): Promis
   try {
     // Nobody receiving (the caller stopped meanwhile) needs nothing more: it has its error.
     await opts.publisher.publish(
-      KEYS.replies(msg.from),
+      opts.keys.replies(msg.from),
       seal.seal(payloadJson(fields, 'message', json)),
     );
   } catch (err) {

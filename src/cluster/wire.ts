@@ -2,21 +2,53 @@ import { z } from 'zod';
 import { ErrorCodes } from '../core/errors.ts';
 import { ResponseMessage } from '../core/messages.ts';
 
+/** The Redis keys and channels of one cluster (see {@link clusterKeys}). */
+export interface ClusterKeys {
+  /** The event stream. */
+  events: string;
+  /** A channel whose (empty) messages wake the stream's readers: an event was added. */
+  eventsWake: string;
+  /** A sorted set naming the live heartbeat keys (score: when the entry was written, epoch ms). */
+  members: string;
+  /** One instance's heartbeat: a key of its own, with an expiry, written only by that instance. */
+  instance(deviceId: string, iid: string): string;
+  requests(deviceId: string): string;
+  replies(deviceId: string): string;
+  once(key: string): string;
+  /** A key no instance ever writes: the permission probes' target. */
+  probe: string;
+}
+
 /**
- * The Redis keys and channels a cluster uses, all under `pipit:`. Events are one stream; each
- * instance listens for requests on its own channel and answers on the caller's reply channel;
- * heartbeats are fields of one hash; `once` locks are keys with an expiry.
+ * The Redis keys and channels a cluster uses, all under `<prefix>:` (`redis.key_prefix`, `pipit`
+ * by default), so that two clusters can share one Redis. Events are one stream; each instance
+ * listens for requests on its own channel and answers on the caller's reply channel; each
+ * instance's heartbeat is a key of its own with an expiry; `once` locks are keys with an expiry.
  *
  * @example
- * await redis.publish(KEYS.requests('kitchen'), sealed);
+ * const keys = clusterKeys('home');
+ * await redis.publish(keys.requests('kitchen'), sealed); // channel home:req:kitchen
  */
-export const KEYS = {
-  events: 'pipit:events',
-  instances: 'pipit:instances',
-  requests: (deviceId: string): string => `pipit:req:${deviceId}`,
-  replies: (deviceId: string): string => `pipit:reply:${deviceId}`,
-  once: (key: string): string => `pipit:once:${key}`,
-} as const;
+export function clusterKeys(prefix = 'pipit'): ClusterKeys {
+  return {
+    events: `${prefix}:events`,
+    eventsWake: `${prefix}:events:wake`,
+    members: `${prefix}:members`,
+    instance: (deviceId, iid) => `${prefix}:instance:${deviceId}:${iid}`,
+    requests: (deviceId) => `${prefix}:req:${deviceId}`,
+    replies: (deviceId) => `${prefix}:reply:${deviceId}`,
+    once: (key) => `${prefix}:once:${key}`,
+    probe: `${prefix}:probe`,
+  };
+}
+
+/**
+ * The keys under the default prefix `pipit`.
+ *
+ * @example
+ * KEYS.events; // 'pipit:events'
+ */
+export const KEYS: ClusterKeys = clusterKeys();
 
 const DeviceId = z.string().regex(/^[\w.-]{1,64}$/);
 
@@ -110,7 +142,7 @@ export const ResponseWire = z.object({
 export type ResponseWire = z.output<typeof ResponseWire>;
 
 /**
- * An instance's announcement, a field of the `pipit:instances` hash, rewritten every heartbeat.
+ * An instance's announcement, its key `pipit:instance:<device_id>:<iid>`, rewritten every heartbeat.
  *
  * @example
  * HeartbeatWire.parse({ v: 1, kind: 'heartbeat', from: 'hall', iid, ts, nonce, version: '0.1.0', plugins: ['utils'], started_at, interval_ms: 2000 });

@@ -24,6 +24,30 @@ export const RedisConfig = z.strictObject({
         'shared by every instance: signs every message between them; write it as !env NAME',
       ),
   ),
+  previous_secrets: secret(
+    z
+      .array(z.string().min(16, 'use at least 16 characters'))
+      .max(8)
+      .default([])
+      .describe(
+        'while rotating redis.secret: former secrets still accepted to verify messages, never used to sign',
+      ),
+  ),
+  key_prefix: z
+    .string()
+    .regex(/^[\w.:-]{1,64}$/, 'use letters, digits, "_", ".", ":" or "-" (at most 64)')
+    .default('pipit')
+    .describe(
+      'every key and channel of this cluster starts with it: give two clusters sharing one Redis different prefixes',
+    ),
+  command_timeout_seconds: z
+    .number()
+    .min(0.1)
+    .max(60)
+    .default(3)
+    .describe(
+      'a Redis command (or the heartbeat PING) not answered within this is an error: the link is marked down',
+    ),
   request_timeout_seconds: z
     .number()
     .min(0.1)
@@ -43,6 +67,15 @@ export const RedisConfig = z.strictObject({
     .max(10_000_000)
     .default(10_000)
     .describe('events kept in the Redis stream, for instances that reconnect'),
+  max_event_bytes: z
+    .number()
+    .int()
+    .min(1_024)
+    .max(16 * 1024 * 1024)
+    .default(65_536)
+    .describe(
+      'an event whose JSON is larger is delivered on its own instance only; larger stream entries are not read',
+    ),
   catch_up_seconds: z
     .number()
     .min(0)
