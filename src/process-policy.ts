@@ -4,6 +4,68 @@ import type { Logger } from './core/logger.ts';
 /** Exit status after an uncaught exception (EX_SOFTWARE): a service manager restarts on it. */
 export const EXIT_UNCAUGHT = 70;
 
+/** Exit status when stopping failed, or had not finished by its hard deadline. */
+export const EXIT_STOP_FAILED = 1;
+
+/**
+ * Past the grace period, how long the rest of a shutdown (closing sockets, stopping plugins, the
+ * database) may take before the process exits anyway.
+ */
+export const SHUTDOWN_MARGIN_MS = 5_000;
+
+/**
+ * The hard deadline of a shutdown: the grace period that requests in flight get
+ * (`backend.http.shutdown_grace_seconds`, 10 s by default), plus {@link SHUTDOWN_MARGIN_MS}.
+ *
+ * @example
+ * shutdownDeadlineMs(config.http?.shutdown_grace_seconds); // 15000
+ */
+export function shutdownDeadlineMs(graceSeconds = 10): number {
+  return graceSeconds * 1000 + SHUTDOWN_MARGIN_MS;
+}
+
+/**
+ * Stops the service, then exits with `code`. The exit happens whatever `stop()` does: when it
+ * rejects, the error is logged and the status is {@link EXIT_STOP_FAILED} (unless `code` already
+ * says failure); when it has not settled by `deadlineMs`, a line says so and the process exits
+ * anyway. Something that hangs in a graceful close (a hook that never ends, a peer that never
+ * closes) must not keep a stopped service's port and workdir lock held until someone sends SIGKILL.
+ * The deadline timer is unref'd: it never keeps the process alive by itself.
+ *
+ * @example
+ * stopAndExit(log, () => running.stop(), { code: 0, deadlineMs: shutdownDeadlineMs(10) });
+ */
+export function stopAndExit(
+  log: Logger,
+  stop: () => Promise<void>,
+  opts: { code: number; deadlineMs: number; exit?: (code: number) => void },
+): void {
+  const exit = opts.exit ?? ((code: number) => process.exit(code));
+  const failed = opts.code === 0 ? EXIT_STOP_FAILED : opts.code;
+  let done = false;
+  const finish = (code: number) => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    exit(code);
+  };
+  const timer = setTimeout(() => {
+    log.error(
+      { deadline_ms: opts.deadlineMs },
+      `the shutdown had not finished after ${opts.deadlineMs / 1000} s (grace period + ${SHUTDOWN_MARGIN_MS / 1000} s): exiting now`,
+    );
+    finish(failed);
+  }, opts.deadlineMs);
+  timer.unref();
+  stop().then(
+    () => finish(opts.code),
+    (err: unknown) => {
+      log.error({ err }, 'the shutdown failed: exiting now');
+      finish(failed);
+    },
+  );
+}
+
 /**
  * The last-resort policy of `pipit start` for errors that escaped every handler:
  * - an unhandled promise rejection is logged (error, with the reason and its stack) and the service
@@ -11,19 +73,18 @@ export const EXIT_UNCAUGHT = 70;
  * - an uncaught exception is logged (fatal) and the service shuts down gracefully (requests in
  *   flight get their grace period) and exits with status 70, because the code that threw stopped
  *   halfway and the process state can no longer be trusted. systemd (`Restart=on-failure`) or the
- *   container runtime starts it again.
+ *   container runtime starts it again. The shutdown has the hard deadline of {@link stopAndExit}.
  *
  * Library users (`run()`, `startPipit()`) keep their own process policy: only the CLI installs this.
  *
  * @example
- * installProcessPolicy(log, () => running.stop());
+ * installProcessPolicy(log, () => running.stop(), { deadlineMs: shutdownDeadlineMs(10) });
  */
 export function installProcessPolicy(
   log: Logger,
   stop: () => Promise<void>,
-  opts: { exit?: (code: number) => void; forceAfterMs?: number } = {},
+  opts: { exit?: (code: number) => void; deadlineMs?: number } = {},
 ): () => void {
-  const exit = opts.exit ?? ((code: number) => process.exit(code));
   let stopping = false;
   const onRejection = (reason: unknown) => {
     log.error(
@@ -38,11 +99,11 @@ export function installProcessPolicy(
     );
     if (stopping) return;
     stopping = true;
-    setTimeout(() => exit(EXIT_UNCAUGHT), opts.forceAfterMs ?? 30_000).unref();
-    stop().then(
-      () => exit(EXIT_UNCAUGHT),
-      () => exit(EXIT_UNCAUGHT),
-    );
+    stopAndExit(log, stop, {
+      code: EXIT_UNCAUGHT,
+      deadlineMs: opts.deadlineMs ?? shutdownDeadlineMs(),
+      ...(opts.exit ? { exit: opts.exit } : {}),
+    });
   };
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);

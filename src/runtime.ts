@@ -162,14 +162,30 @@ export async function startPipit(
     url,
     stop() {
       stopping ??= (async () => {
+        // Each step runs even when an earlier one failed: a failed HTTP close must still close the
+        // database and release the workdir lock. The first failure is reported at the end.
+        const failures: unknown[] = [];
+        const step = async (what: string, fn: () => Promise<void> | void) => {
+          try {
+            await fn();
+          } catch (err) {
+            log.error({ err }, `shutdown: ${what} failed`);
+            failures.push(err);
+          }
+        };
         service.scheduler.stop();
         await service.events.emit('ApplicationStoppedEvent', {}).catch(() => undefined);
         stopWatching();
-        await control?.close();
-        if (app) await closeGracefully(app, (config.http?.shutdown_grace_seconds ?? 10) * 1000);
-        await service.close();
+        await step('closing the control socket', () => control?.close());
+        const server = app;
+        if (server) {
+          const graceMs = (config.http?.shutdown_grace_seconds ?? 10) * 1000;
+          await step('closing the HTTP server', () => closeGracefully(server, graceMs));
+        }
+        await step('stopping the service', () => service.close());
         clearInterval(keepAlive);
         unlock();
+        if (failures.length) throw failures[0];
         log.info('Pipit stopped');
       })();
       return stopping;

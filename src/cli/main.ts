@@ -2,7 +2,12 @@
 import { Command, Option } from 'commander';
 import { isPipitError, PipitError, toPipitError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
-import { installProcessPolicy, tuneHeap } from '../process-policy.ts';
+import {
+  installProcessPolicy,
+  shutdownDeadlineMs,
+  stopAndExit,
+  tuneHeap,
+} from '../process-policy.ts';
 import { loadEnabledPlugins } from '../plugins/catalog.ts';
 import { reloadService } from '../reload.ts';
 import { checkConfiguration } from '../user-layer.ts';
@@ -97,10 +102,11 @@ program
       );
     const running = await startPipit(config, { log });
     log.debug({ v8: tuneHeap() }, 'V8 settings for a long-running service');
-    installProcessPolicy(log, () => running.stop());
+    const deadlineMs = shutdownDeadlineMs(config.http?.shutdown_grace_seconds);
+    installProcessPolicy(log, () => running.stop(), { deadlineMs });
     const stop = (signal: string) => {
       log.info({ signal }, 'shutting down: finishing in-flight requests');
-      void running.stop().then(() => process.exit(0));
+      stopAndExit(log, () => running.stop(), { code: 0, deadlineMs });
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

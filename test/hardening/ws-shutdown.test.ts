@@ -1,9 +1,23 @@
-// Issue 10, item 8: on shutdown, /ws/requests work in flight gets the grace period: its responses
-// are sent, then the socket closes with 1001; work still running after the grace gets an error
-// response, not a reset.
-import { afterEach, describe, expect, it } from 'vitest';
+// On shutdown, /ws/requests work in flight gets the grace period: its responses are sent, then the
+// socket closes with 1001; work still running after the grace gets an error response, not a reset.
+// The port stops taking connections at once, not after the grace period.
+import { connect as tcpConnect } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeAll, connect } from '../http/ws-client.ts';
 import { listening } from './helpers.ts';
+
+/** 'connected', or the error code of a TCP connection to an http:// base address. */
+function tryConnect(base: string): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve) => {
+    const socket = tcpConnect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+  });
+}
 
 afterEach(() => closeAll());
 
@@ -35,6 +49,23 @@ describe('shutdown with WebSocket requests in flight', () => {
     c.send({ type: 'requests', action: 'utils.echo', id: 'late' });
     const late = await c.next((f) => f.id === 'late');
     expect(late.response.errors[0]).toMatch(/shutting down/);
+    expect((await c.next((f) => f.id === 'running')).response.errors).toEqual([]);
+    expect((await c.closed).code).toBe(1001);
+    await closing;
+  });
+
+  it('refuses new connections at once, while the requests in flight drain', async () => {
+    const s = await listening({ http: { shutdown_grace_seconds: 5 } });
+    const c = await connect(`${s.ws}/ws/requests`, { headers: s.auth });
+    c.send({ type: 'requests', action: 'utils.sleep', args: { seconds: 2 }, id: 'running' });
+    c.send({ type: 'requests', action: 'utils.echo', id: 'probe' });
+    await c.next((f) => f.id === 'probe');
+    expect(await tryConnect(s.http)).toBe('connected');
+    const closing = s.close();
+    await vi.waitFor(async () => expect(await tryConnect(s.http)).toBe('ECONNREFUSED'), {
+      timeout: 1000,
+    });
+    expect(c.frames.some((f) => f.id === 'running')).toBe(false);
     expect((await c.next((f) => f.id === 'running')).response.errors).toEqual([]);
     expect((await c.closed).code).toBe(1001);
     await closing;

@@ -42,6 +42,7 @@ export class Connections {
   private readonly stopRevoke: () => void;
   private readonly log: Logger;
   private readonly metrics: WsMetrics;
+  private closing = false;
 
   constructor(service: Service, opts: { pingIntervalMs: number }) {
     this.log = service.log.child({ component: 'ws' });
@@ -56,6 +57,11 @@ export class Connections {
 
   /** Registers an open connection; returns the function that removes it (call it on close). */
   add(conn: Connection): () => void {
+    // One upgraded after the shutdown began (on a connection opened before) is not let in.
+    if (this.closing) {
+      conn.socket.close(CloseCode.GOING_AWAY, 'server shutting down');
+      return () => undefined;
+    }
     this.all.add(conn);
     const tokenId = conn.principal.tokenId;
     if (tokenId) {
@@ -92,6 +98,7 @@ export class Connections {
    * up to `graceMs` (their responses are sent), and closes every socket with 1001.
    */
   async close(graceMs = 0): Promise<void> {
+    this.closing = true;
     this.keepAlive.stop();
     this.stopRevoke();
     const deadline = Date.now() + graceMs;

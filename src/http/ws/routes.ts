@@ -56,13 +56,24 @@ export async function wsRoutes(
   };
   const log = service.log.child({ component: 'ws' });
   const connections = new Connections(service, { pingIntervalMs: opts.pingIntervalMs });
-  // Before the plugin's own preClose (which closes sockets without a code): requests in flight
-  // are answered, then clients learn 1001.
-  app.addHook('preClose', () => connections.close(opts.shutdownGraceMs));
+  // On close, requests in flight are answered, then clients learn 1001 (the plugin's own preClose,
+  // replaced here, closes sockets at once and without a code). The drain is started, not awaited:
+  // a preClose that waits keeps the port open (new clients would connect during the grace period),
+  // and fastify's close gives up on a hook after its plugin timeout. The HTTP server's close waits
+  // for these sockets anyway, and the onClose hook below for the drain.
+  let draining: Promise<void> | undefined;
+  const startDrain = () => (draining ??= connections.close(opts.shutdownGraceMs));
+  app.addHook('onClose', async () => {
+    await startDrain();
+  });
   // The plugin adds an onRequest and an onResponse hook; in their own scope they run for these two
   // routes only, not for every /execute (where they cost measurable throughput).
   await app.register(async (scope) => {
     await scope.register(websocket, {
+      preClose(done) {
+        void startDrain();
+        done();
+      },
       options: {
         maxPayload: opts.maxPayload ?? service.config.http?.max_body_bytes ?? 1024 * 1024,
         perMessageDeflate: false,
