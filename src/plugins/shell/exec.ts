@@ -97,6 +97,7 @@ async function startJob(
     ...opts,
     graceMs: state.config.kill_grace_seconds * 1000,
     maxOutputBytes: state.config.max_output_bytes,
+    track: state.groups,
     ...(opts.stream
       ? {
           onLine: (stream, line, pid) =>
@@ -187,8 +188,8 @@ export const exec = action({
       timeoutMs,
       graceMs: state.config.kill_grace_seconds * 1000,
       maxOutputBytes: state.config.max_output_bytes,
+      track: state.groups,
     });
-    state.running.add(proc);
     const onAbort = () => proc.kill('aborted');
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) onAbort();
@@ -196,7 +197,6 @@ export const exec = action({
       return outcome(plan, await proc.done, timeoutMs, ignore_errors, ctx);
     } finally {
       signal.removeEventListener('abort', onAbort);
-      state.running.delete(proc);
     }
   },
 });

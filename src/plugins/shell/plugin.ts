@@ -25,11 +25,12 @@ export default definePlugin<ShellConfig, ShellState>({
     config,
     allow: config.allow ? compileAllow(config.allow) : undefined,
     jobs: new Map(),
-    running: new Set(),
+    groups: new Set(),
   }),
+  // Ends every process group a command started, including what a finished command left behind.
   stop: async (state) => {
-    const all = [...state.running, ...[...state.jobs.values()].map((j) => j.process)];
+    const all = [...state.groups];
     for (const proc of all) proc.kill('stopped');
-    await Promise.all(all.map((proc) => proc.done));
+    await Promise.all(all.flatMap((proc) => [proc.done, proc.groupGone]));
   },
 });

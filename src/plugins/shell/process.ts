@@ -19,7 +19,18 @@ export interface StartOptions {
   maxOutputBytes: number;
   /** Streaming: called for every whole line of output, in order, within `maxOutputBytes` per stream. */
   onLine?: (stream: 'stdout' | 'stderr', line: string, pid: number) => void;
+  /** Holds the command from its start until its process group is empty: what a stop must end. */
+  track?: Set<ShellProcess>;
 }
+
+/**
+ * How long output is still read after the command's own process exited: what it wrote is in the
+ * pipe already, and a process it left behind holding the pipe must not keep the command going.
+ */
+const DRAIN_MS = 250;
+
+/** How often the process group is checked for an early end, between SIGTERM and SIGKILL. */
+const GROUP_POLL_MS = 50;
 
 /** Why Pipit killed a command, when it did. */
 export type KillReason = 'timeout' | 'aborted' | 'killed' | 'stopped';
@@ -66,7 +77,11 @@ function checkCwd(cwd: string): void {
 /**
  * A running command in its own process group (spawned detached, so `kill(-pid)` reaches every
  * process it started, grandchildren included). `done` settles once the command has exited and its
- * output is closed; a timeout, `kill()` or the caller's abort sends SIGTERM to the group, then SIGKILL.
+ * output is closed, or {@link DRAIN_MS} after it exited when a process it left holds the output
+ * open. A timeout, `kill()` or the caller's abort sends SIGTERM to the group, then SIGKILL; so does
+ * the command's exit, for what it left in its group (`sleep 30 &`): nothing outlives the command
+ * but processes that left the group themselves (setsid, daemons). `groupGone` settles once the
+ * group is empty.
  *
  * @example
  * const p = await ShellProcess.start({ plan: planCommand('sleep 5; echo hi', undefined), timeoutMs: 1000, graceMs: 2000, maxOutputBytes: 1 << 20 });
@@ -77,15 +92,34 @@ export class ShellProcess {
   readonly pid: number;
   readonly done: Promise<ProcessResult>;
   readonly startedAt = Date.now();
+  readonly groupGone: Promise<void>;
   private killedFor: KillReason | undefined;
   private readonly graceMs: number;
   private timeout: NodeJS.Timeout | undefined;
-  private closed = false;
+  private exited = false;
+  private groupEnding = false;
+  private groupDone = false;
+  private groupPoll: NodeJS.Timeout | undefined;
+  private onGroupGone!: () => void;
 
   private constructor(child: ChildProcess, opts: StartOptions) {
     this.child = child;
     this.pid = child.pid!;
     this.graceMs = opts.graceMs;
+    this.groupGone = new Promise((resolve) => {
+      this.onGroupGone = () => {
+        this.groupDone = true;
+        clearTimeout(this.groupPoll);
+        resolve();
+      };
+    });
+    if (opts.track) {
+      const track = opts.track;
+      track.add(this);
+      void Promise.all([this.groupGone, new Promise((r) => child.once('close', r))]).then(() =>
+        track.delete(this),
+      );
+    }
     const stdout = new BoundedBuffer(opts.maxOutputBytes);
     const stderr = new BoundedBuffer(opts.maxOutputBytes);
     const splitters = opts.onLine
@@ -107,10 +141,19 @@ export class ShellProcess {
     child.stdout!.on('data', feed('stdout', stdout));
     child.stderr!.on('data', feed('stderr', stderr));
     if (opts.timeoutMs > 0) this.timeout = setTimeout(() => this.kill('timeout'), opts.timeoutMs);
+    let drain: NodeJS.Timeout | undefined;
+    child.once('exit', () => {
+      this.exited = true;
+      clearTimeout(this.timeout);
+      this.endGroup();
+      drain = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }, DRAIN_MS);
+    });
     this.done = new Promise((resolve) => {
       child.once('close', (exitCode: number | null, signal: NodeJS.Signals | null) => {
-        clearTimeout(this.timeout);
-        this.closed = true;
+        clearTimeout(drain);
         splitters?.stdout.end();
         splitters?.stderr.end();
         resolve({
@@ -176,21 +219,42 @@ export class ShellProcess {
 
   /**
    * Ends the whole process group: SIGTERM, then SIGKILL after the grace period (even when the
-   * leader is already gone, for the processes that ignored SIGTERM). If a process that left the group
-   * still holds the output open, the output is closed so `done` settles anyway.
+   * leader is already gone, for the processes that ignored SIGTERM). A command that already exited
+   * is not marked killed: only what it left behind is ended. Once the group had its SIGTERM, a
+   * second kill (a stop, say) sends SIGKILL at once instead of waiting out the grace period.
    */
   kill(reason: KillReason): void {
-    if (this.killedFor) return;
-    this.killedFor = reason;
-    clearTimeout(this.timeout);
-    signalGroup(this.pid, 'SIGTERM');
-    setTimeout(() => {
+    if (this.groupEnding) {
+      if (this.groupDone) return;
       signalGroup(this.pid, 'SIGKILL');
-      if (this.closed) return;
-      setTimeout(() => {
-        this.child.stdout?.destroy();
-        this.child.stderr?.destroy();
-      }, 500).unref();
-    }, this.graceMs).unref();
+      this.onGroupGone();
+      return;
+    }
+    if (!this.exited) {
+      this.killedFor = reason;
+      clearTimeout(this.timeout);
+    }
+    this.endGroup();
+  }
+
+  // SIGTERM to the group, then SIGKILL after the grace period unless it empties first (polled, so
+  // `groupGone` settles early and no later SIGKILL can reach a group that reused the id).
+  private endGroup(): void {
+    if (this.groupEnding) return;
+    this.groupEnding = true;
+    if (!signalGroup(this.pid, 'SIGTERM')) {
+      this.onGroupGone();
+      return;
+    }
+    const deadline = Date.now() + this.graceMs;
+    const poll = () => {
+      if (!signalGroup(this.pid, 0)) return this.onGroupGone();
+      if (Date.now() >= deadline) {
+        signalGroup(this.pid, 'SIGKILL');
+        return this.onGroupGone();
+      }
+      this.groupPoll = setTimeout(poll, Math.min(GROUP_POLL_MS, deadline - Date.now()));
+    };
+    poll();
   }
 }

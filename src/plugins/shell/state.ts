@@ -16,6 +16,6 @@ export interface ShellState {
   allow: AllowList | undefined;
   /** Commands running in the background, by id: stopped with the plugin. */
   jobs: Map<string, ShellJob>;
-  /** Commands a call is waiting for: stopped with the plugin too. */
-  running: Set<ShellProcess>;
+  /** Every command until its process group is empty (jobs, waited-for calls, what they left). */
+  groups: Set<ShellProcess>;
 }

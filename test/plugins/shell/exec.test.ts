@@ -78,6 +78,28 @@ describe('shell.exec', () => {
     expect(await until(() => processGone(stubborn))).toBe(true);
   });
 
+  // A child left in the group used to hold stdout open until the timeout (TIMEOUT for a command
+  // that had finished), or, with its output elsewhere, to outlive the command and the service.
+  it('ends with its own process, and ends what it left in its process group', async () => {
+    const pidFile = join(t.dir, 'left.pid');
+    const started = Date.now();
+    const res = await call(t, 'shell.exec', {
+      cmd: `sleep 30 & echo $! > ${pidFile}; echo hi`,
+      timeout: 10,
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(res.errors).toEqual([]);
+    expect(res.output).toBe('hi\n');
+    const left = Number(readFileSync(pidFile, 'utf8'));
+    expect(left).toBeGreaterThan(0);
+    expect(await until(() => processGone(left))).toBe(true);
+    const quiet = await call(t, 'shell.exec', {
+      cmd: `sleep 30 > /dev/null 2>&1 & echo $! > ${pidFile}`,
+    });
+    expect(quiet.errors).toEqual([]);
+    expect(await until(() => processGone(Number(readFileSync(pidFile, 'utf8'))))).toBe(true);
+  });
+
   it('cuts output past max_output_bytes and says so', async () => {
     const res = await call(t, 'shell.exec', { cmd: "head -c 5000000 /dev/zero | tr '\\0' a" });
     expect(res.errors).toEqual([]);
@@ -133,6 +155,32 @@ describe('shell.exec', () => {
     expect((await call(t, 'shell.exec', { cmd: 'true', ws: true })).errors[0]).toMatch(
       /unknown argument "ws"/,
     );
+  });
+});
+
+describe('shell.exec at a stop', () => {
+  // A child that ignores SIGTERM outlives a finished command for the grace period (long here): a
+  // graceful stop must not leave it running, nor wait all that time for it.
+  it('kills what commands left in their process groups', async () => {
+    const t = await makeApp('shell:\n  kill_grace_seconds: 60\n');
+    let stubborn = 0;
+    try {
+      const pidFile = join(t.dir, 'stubborn.pid');
+      const res = await call(t, 'shell.exec', {
+        cmd: `sh -c 'trap "" TERM; echo $$ > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; while :; do sleep 0.05; done' > /dev/null 2>&1 &`,
+      });
+      expect(res.errors).toEqual([]);
+      expect(await until(() => existsSync(pidFile))).toBe(true);
+      stubborn = Number(readFileSync(pidFile, 'utf8'));
+      expect(processGone(stubborn)).toBe(false);
+      const stopping = Date.now();
+      await t.close();
+      expect(Date.now() - stopping).toBeLessThan(10_000);
+      expect(await until(() => processGone(stubborn))).toBe(true);
+    } finally {
+      if (stubborn && !processGone(stubborn)) process.kill(stubborn, 'SIGKILL');
+      await t.close().catch(() => undefined);
+    }
   });
 });
 
