@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { redactUrlUserinfo, secret, secretUserinfo } from '../../src/core/action.ts';
 import type { ParamShape } from '../../src/core/action.ts';
 import { isSecretKey, SizedMasker } from '../../src/core/redact.ts';
+import { isSecretName, SECRET_NAMES } from '../../src/core/secret-names.ts';
+import { maskSecretText } from '../../src/core/secret-text.ts';
 
 const maskArgs = (args: Record<string, unknown>, params?: ParamShape) =>
   new SizedMasker().maskArgs(args, params);
@@ -129,6 +131,54 @@ describe('SizedMasker', () => {
       topic: 't',
       pin: '[redacted]',
       token: '[redacted]',
+    });
+  });
+});
+
+describe('the secret names and secret-shaped strings', () => {
+  it('knows every listed name, in any case, with - and _ alike, x- prefixed or not', () => {
+    for (const name of SECRET_NAMES) {
+      const dashed = name.replaceAll('_', '-');
+      for (const spelling of [name, dashed, name.toUpperCase(), `X-${dashed}`, `x_${name}`])
+        expect(isSecretKey(spelling), spelling).toBe(true);
+    }
+    const issue = ['access_token', 'api_key', 'apitoken', 'X-Auth-Token', 'Private-Token'];
+    const answers = ['id_token', 'session', 'jwt', 'X-Gitlab-Token', 'X-Hub-Signature-256'];
+    expect([...issue, ...answers].filter((n) => !isSecretKey(n))).toEqual([]);
+  });
+
+  it('masks names ending in a secret word, and keeps names that only contain one', () => {
+    const secret = ['github_token', 'dbPassword', 'webhookSecret', 'stripe_api_key', 'APIToken'];
+    expect(secret.filter((n) => !isSecretName(n))).toEqual([]);
+    const kept = ['tokens_used', 'max_tokens', 'token_type', 'password_hint', 'secretary', 'key'];
+    expect(kept.filter(isSecretName)).toEqual([]);
+  });
+
+  it('masks credentials inside strings and keeps the rest', () => {
+    const cases: [string, string][] = [
+      [
+        'https://x/cb?page=2&access_token=A&apitoken=B',
+        'https://x/cb?page=2&access_token=[redacted]&apitoken=[redacted]',
+      ],
+      ['https://app/#id_token=C&state=1', 'https://app/#id_token=[redacted]&state=1'],
+      ['user=ada&password=D', 'user=ada&password=[redacted]'],
+      ['https://TOKEN@github.com/x', 'https://[redacted]@github.com/x'],
+      ['auth: Bearer abc.DEF-123', 'auth: Bearer [redacted]'],
+      ['Basic YWRhOnB3', 'Basic [redacted]'],
+      ['a eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.sig b', 'a [redacted] b'],
+      ['{"error":"bad","session":"S"}', '{"error":"bad","session":"[redacted]"}'],
+      [`token ghp_${'a'.repeat(36)}`, 'token [redacted]'],
+    ];
+    for (const [text, masked] of cases) expect(maskSecretText(text), text).toBe(masked);
+    for (const text of ['the bearer instrument', 'basic authentication', 'x=1&y=2', 'a@b.c'])
+      expect(maskSecretText(text)).toBe(text);
+  });
+
+  it('masks them in values at any depth, headers objects included', () => {
+    expect(
+      maskArgs({ output: { url: 'https://h/?api_key=K', headers: { 'Set-Cookie': ['a=1'] } } }),
+    ).toEqual({
+      output: { url: 'https://h/?api_key=[redacted]', headers: { 'Set-Cookie': '[redacted]' } },
     });
   });
 });
