@@ -5,6 +5,7 @@ import type { TokenRow } from '../store/tokens.ts';
 import type { UserRow } from '../store/users.ts';
 import type { JwtCodec } from './jwt.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.ts';
+import { CredentialEvents } from './credential-events.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import type { Caller } from '../core/runs.ts';
 
@@ -16,6 +17,8 @@ export interface Principal {
   tokenId?: string;
   sessionId?: string;
   csrfToken?: string;
+  /** When the token or session expires (epoch seconds); absent: never (or Basic, checked apart). */
+  expiresAt?: number;
 }
 
 /**
@@ -94,7 +97,8 @@ export class Auth {
     { token: string; principal: Principal; exp: number | null }
   >();
   private readonly touched = new Map<string, number>();
-  private readonly revokeListeners = new Set<(tokenId: string) => void>();
+  /** Told whenever credentials stop holding (open WebSockets listen); see {@link CredentialEvents}. */
+  readonly credentials = new CredentialEvents();
   private knownUsers = false;
 
   constructor(store: Store, jwt: JwtCodec, opts: { sessionDays: number; loginAttempts: number }) {
@@ -104,17 +108,22 @@ export class Auth {
     this.logins = new LoginThrottle(opts.loginAttempts);
   }
 
-  private syncWithOtherProcesses(): void {
+  /**
+   * Drops what is cached when another process wrote to the database (at most one look every
+   * `Store.CHANGE_CHECK_MS`), and then tells the listeners of {@link Auth.credentials}.
+   */
+  noticeOtherProcesses(): void {
     if (this.store.changedElsewhere()) {
       this.cache.clear();
       this.knownUsers = false;
+      this.credentials.emit({ kind: 'elsewhere' });
     }
   }
 
   /** True once a user exists (a positive answer is cached; users are rarely all removed). */
   hasUsers(): boolean {
     // Once users exist, verifyToken() notices other processes' writes; before, look every time.
-    if (!this.knownUsers) this.syncWithOtherProcesses();
+    if (!this.knownUsers) this.noticeOtherProcesses();
     if (!this.knownUsers) this.knownUsers = this.store.users.count() > 0;
     return this.knownUsers;
   }
@@ -151,12 +160,14 @@ export class Auth {
     checkPasswordPolicy(password);
     this.store.users.setPassword(userId, await hashPassword(password));
     this.store.sessions.removeForUser(userId);
+    this.credentials.emit({ kind: 'user', userId });
   }
 
   removeUser(userId: number): boolean {
     const removed = this.store.users.remove(userId);
     this.cache.clear();
     this.knownUsers = false;
+    this.credentials.emit({ kind: 'user', userId });
     return removed;
   }
 
@@ -214,11 +225,14 @@ export class Auth {
       via: 'session',
       sessionId: id,
       csrfToken: session.csrf_token,
+      expiresAt: session.expires_at,
     };
   }
 
+  /** Ends a session (logout); its open WebSockets are told through {@link Auth.credentials}. */
   endSession(sessionId: string): void {
     this.store.sessions.remove(sessionId);
+    this.credentials.emit({ kind: 'session', sessionId });
   }
 
   /** Issues a JWT recorded in the database (so it can be listed and revoked). */
@@ -270,6 +284,7 @@ export class Auth {
       username: user.username,
       via: 'token',
       tokenId: row.id,
+      ...(row.expires_at === null ? {} : { expiresAt: row.expires_at }),
     };
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(signatureOf(token), { token, principal, exp: claims.exp ?? null });
@@ -282,7 +297,7 @@ export class Auth {
    * needs a full {@link Auth.verifyToken}. Synchronous, for the request hot path.
    */
   cachedToken(token: string): Principal | undefined {
-    this.syncWithOtherProcesses();
+    this.noticeOtherProcesses();
     const key = signatureOf(token);
     const cached = this.cache.get(key);
     if (!cached || cached.token !== token) return undefined;
@@ -314,12 +329,6 @@ export class Auth {
       throw new PipitError('NOT_FOUND', `no token with id "${tokenId}" for this user`);
     this.store.tokens.revoke(tokenId);
     this.cache.clear();
-    for (const listener of this.revokeListeners) listener(tokenId);
-  }
-
-  /** Calls `listener(tokenId)` on every revocation (returns an unsubscribe function). */
-  onRevoke(listener: (tokenId: string) => void): () => void {
-    this.revokeListeners.add(listener);
-    return () => this.revokeListeners.delete(listener);
+    this.credentials.emit({ kind: 'token', tokenId });
   }
 }

@@ -1,12 +1,16 @@
 import type { WebSocket } from 'ws';
 import type { Principal } from '../../auth/auth.ts';
-import { PipitError } from '../../core/errors.ts';
+import type { PipitError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { requireMetrics } from '../../metrics/metrics.ts';
 import type { WsEndpoint, WsMetrics } from '../../metrics/ws-metrics.ts';
 import type { Service } from '../../service.ts';
+import { CredentialWatch } from './credential-watch.ts';
 import { CloseCode } from './frames.ts';
 import { KeepAlive } from './keepalive.ts';
+
+/** How often, while sockets are open, to look whether another process changed credentials. */
+const CHANGE_POLL_MS = 1000;
 
 /** One authenticated WebSocket, as the registry sees it. */
 export interface Connection {
@@ -26,9 +30,10 @@ export interface Connection {
 }
 
 /**
- * Every open WebSocket of both endpoints: keeps them alive (ping/pong), closes the ones whose
- * token is revoked at once (1008), re-checks credentials on each keep-alive beat (expired token,
- * ended session, revocation by another process), and closes them all with 1001 on shutdown.
+ * Every open WebSocket of both endpoints: keeps them alive (ping/pong), closes them with 1008 as
+ * soon as their credentials end (see {@link CredentialWatch}: revocation, logout, user removal,
+ * expiry, a change by another process), and closes them all with 1001 on shutdown. Handlers ask
+ * {@link Connections.admit} before acting on a frame.
  *
  * @example
  * const connections = new Connections(service, { pingIntervalMs: 30_000 });
@@ -37,9 +42,8 @@ export interface Connection {
  */
 export class Connections {
   private readonly all = new Set<Connection>();
-  private readonly byToken = new Map<string, Set<Connection>>();
+  private readonly watch: CredentialWatch<Connection>;
   private readonly keepAlive: KeepAlive;
-  private readonly stopRevoke: () => void;
   private readonly log: Logger;
   private readonly metrics: WsMetrics;
   private closing = false;
@@ -48,11 +52,7 @@ export class Connections {
     this.log = service.log.child({ component: 'ws' });
     this.metrics = requireMetrics(service).ws;
     this.keepAlive = new KeepAlive(opts.pingIntervalMs, () => this.recheckAll());
-    this.stopRevoke = service.auth.onRevoke((tokenId) => {
-      for (const conn of this.byToken.get(tokenId) ?? []) {
-        conn.refuse(new PipitError('UNAUTHORIZED', 'the token of this connection was revoked'));
-      }
-    });
+    this.watch = new CredentialWatch(service.auth, service.store, { pollMs: CHANGE_POLL_MS });
   }
 
   /** Registers an open connection; returns the function that removes it (call it on close). */
@@ -63,12 +63,7 @@ export class Connections {
       return () => undefined;
     }
     this.all.add(conn);
-    const tokenId = conn.principal.tokenId;
-    if (tokenId) {
-      let set = this.byToken.get(tokenId);
-      if (!set) this.byToken.set(tokenId, (set = new Set()));
-      set.add(conn);
-    }
+    const unwatch = this.watch.add(conn);
     const untrack = this.keepAlive.track(conn.socket);
     this.metrics.connection(conn.endpoint, 1);
     return () => {
@@ -76,11 +71,16 @@ export class Connections {
       this.metrics.connection(conn.endpoint, -1);
       untrack();
       this.all.delete(conn);
-      if (!tokenId) return;
-      const set = this.byToken.get(tokenId);
-      set?.delete(conn);
-      if (set?.size === 0) this.byToken.delete(tokenId);
+      unwatch();
     };
+  }
+
+  /**
+   * Whether to act on a frame that just arrived: false once the connection's credentials have
+   * ended (it is then refused with 1008, and its later frames are ignored). Synchronous and cheap.
+   */
+  admit(conn: Connection): boolean {
+    return this.watch.admit(conn);
   }
 
   /** Open connections (tests assert that closed ones are forgotten). */
@@ -90,7 +90,7 @@ export class Connections {
 
   /** Token ids with open connections. */
   get tokens(): number {
-    return this.byToken.size;
+    return this.watch.tokens;
   }
 
   /**
@@ -100,7 +100,7 @@ export class Connections {
   async close(graceMs = 0): Promise<void> {
     this.closing = true;
     this.keepAlive.stop();
-    this.stopRevoke();
+    this.watch.stop();
     const deadline = Date.now() + graceMs;
     await Promise.all(
       [...this.all].map((conn) => (conn.drain ? conn.drain(deadline) : Promise.resolve())),

@@ -8,7 +8,7 @@ import type { IncomingEvent } from '../../events/event.ts';
 import { CoreKinds, presentKind } from '../../events/kinds.ts';
 import { requireMetrics } from '../../metrics/metrics.ts';
 import type { Service } from '../../service.ts';
-import type { Connections } from './connections.ts';
+import type { Connection, Connections } from './connections.ts';
 import { refuse, upgradeAuth } from './connection-auth.ts';
 import { decodeFrame, errorFrame, EventsInbound, parseFrame } from './frames.ts';
 import { BoundedSender } from './send.ts';
@@ -85,13 +85,14 @@ export function eventsHandler(service: Service, connections: Connections, limits
       if (filter && !filter.has(delivery.event.args.type)) return;
       if (out.send(bytesOf(delivery, namespace))) metrics.eventDelivered();
     });
-    const remove = connections.add({
+    const conn: Connection = {
       socket,
       endpoint: '/ws/events',
       principal: auth.principal,
       recheck: auth.recheck,
       refuse: (error) => refuse(socket, error, asErrorFrame),
-    });
+    };
+    const remove = connections.add(conn);
     const cleanup = () => {
       if (closed) return;
       closed = true;
@@ -101,6 +102,8 @@ export function eventsHandler(service: Service, connections: Connections, limits
     socket.on('close', cleanup);
 
     socket.on('message', (data, isBinary) => {
+      // Credentials that ended (logout, revocation, expiry...) publish nothing more.
+      if (!connections.admit(conn)) return;
       try {
         const frame = parseFrame(EventsInbound, decodeFrame(data, isBinary));
         if (frame.type === 'subscribe') {

@@ -5,7 +5,7 @@ import type { ExecuteResult } from '../../core/execute.ts';
 import { buildResponse, requestIdOf } from '../../core/messages.ts';
 import { responseJson } from '../../core/response-json.ts';
 import type { Service } from '../../service.ts';
-import type { Connections } from './connections.ts';
+import type { Connection, Connections } from './connections.ts';
 import { callerOf } from '../../auth/auth.ts';
 import { refuse, upgradeAuth } from './connection-auth.ts';
 import { decodeFrame } from './frames.ts';
@@ -64,14 +64,15 @@ export function requestsHandler(
       log.warn({ user: auth.principal.username }, 'slow /ws/requests consumer disconnected (1013)');
       cleanup();
     });
-    const remove = connections.add({
+    const conn: Connection = {
       socket,
       endpoint: '/ws/requests',
       principal: auth.principal,
       recheck: auth.recheck,
       refuse: (error) => refuse(socket, error, asErrorResponse),
       drain: (deadline) => drain(deadline),
-    });
+    };
+    const remove = connections.add(conn);
     const cleanup = () => {
       if (closed) return;
       closed = true;
@@ -124,6 +125,8 @@ export function requestsHandler(
     }
 
     socket.on('message', (data, isBinary) => {
+      // Credentials that ended (logout, revocation, expiry...) run nothing more.
+      if (!connections.admit(conn)) return;
       let raw: unknown;
       try {
         raw = decodeFrame(data, isBinary);
