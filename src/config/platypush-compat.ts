@@ -15,7 +15,7 @@ const IGNORED_TOP_LEVEL: Record<string, string> = {
     'Pipit has no global token: each client gets its own (POST /auth, Settings → Tokens, pipit token create)',
   environment: 'Pipit does not export environment variables from its configuration',
   constants: 'Pipit has no configuration constants: use variable.set, or a procedure argument',
-  ctrl_sock: 'Pipit has its own control socket in the workdir (pipit.sock)',
+  ctrl_sock: 'Pipit has its own control socket in the workdir (control/pipit.sock)',
 };
 
 // backend.http keys Platypush has and Pipit does not need.

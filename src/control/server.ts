@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import { chmodSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { LOCAL_CALLER } from '../core/runs.ts';
@@ -9,6 +10,7 @@ import type { Service } from '../service.ts';
 import { runCommand } from './commands.ts';
 import { ControlRequest, MAX_LINE_BYTES } from './protocol.ts';
 import type { ControlReply } from './protocol.ts';
+import { ensurePrivateDir } from './private-dir.ts';
 import { controlSocketPath } from './socket-path.ts';
 
 async function answer(service: Service, line: string): Promise<string> {
@@ -34,6 +36,16 @@ async function answer(service: Service, line: string): Promise<string> {
   }
 }
 
+// Only the instance holding the workdir lock gets here: a file at the path is left from a crash.
+// unlink, not exists-then-unlink: a dangling symbolic link "does not exist" but blocks bind().
+function removeStale(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
 function serve(service: Service, socket: Socket): void {
   let buffered = '';
   socket.setEncoding('utf8');
@@ -53,10 +65,11 @@ function serve(service: Service, socket: Socket): void {
 }
 
 /**
- * The control socket of a running instance (`<workdir>/pipit.sock`, mode 0600 in the 0700 workdir:
- * the file permissions are the authentication). `pipit run` and the CLI's user and token commands
- * go through it, so that they act on the running service — its events reach the Events page, its
- * caches see the change at once — instead of a second copy. One JSON line per request and reply.
+ * The control socket of a running instance (`<workdir>/control/pipit.sock`, mode 0600 in a
+ * directory of mode 0700 made before the socket: the file permissions are the authentication).
+ * `pipit run` and the CLI's user and token commands go through it, so that they act on the running
+ * service — its events reach the Events page, its caches see the change at once — instead of a
+ * second copy. One JSON line per request and reply.
  * Only the instance holding the workdir lock starts it, so a socket file found here is stale.
  *
  * @example
@@ -74,8 +87,17 @@ export async function startControlServer(
     );
     return { path, close: () => Promise.resolve() };
   }
-  if (existsSync(path)) unlinkSync(path);
-  const server: Server = createServer((socket) => serve(service, socket));
+  // Private from before bind(): the socket file gets the umask's mode when it is created, and the
+  // chmod below comes after a window in which anyone could connect (with umask 000, another user
+  // did). In a 0700 directory nobody else can reach it, whatever its own mode.
+  ensurePrivateDir(dirname(path));
+  removeStale(path);
+  const open = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+    serve(service, socket);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(path, () => resolve());
@@ -87,7 +109,9 @@ export async function startControlServer(
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
-        if (existsSync(path)) unlinkSync(path);
+        // A CLI that keeps its connection open must not hold the shutdown.
+        for (const socket of open) socket.destroy();
+        removeStale(path);
       }),
   };
 }

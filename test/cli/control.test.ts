@@ -1,5 +1,5 @@
-// Issue 11, item 5: `pipit run` and the CLI's user and token commands go through the running
-// service (its control socket), so that the service sees what they do; `--local` keeps the old way.
+// `pipit run` and the CLI's user and token commands go through the running service (its control
+// socket), so that the service sees what they do; `--local` keeps the old way.
 import { statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +46,8 @@ describe('the CLI and a running service', () => {
     expect((await env.output(['run', 'procedure.count'])).response.output).toBe(1);
     expect((await env.output(['run', 'procedure.count'])).response.output).toBe(2);
     expect((await env.output(['run', '--local', 'procedure.count'])).response.output).toBe(1);
-    expect(statSync(join(env.tmp.dir, 'data', 'pipit.sock')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(env.tmp.dir, 'data', 'control')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(env.tmp.dir, 'data', 'control', 'pipit.sock')).mode & 0o777).toBe(0o600);
   });
 
   it('user and token commands act on the service at once; event.fire reaches its subscribers', async () => {
