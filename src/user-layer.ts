@@ -12,6 +12,11 @@ import { Scheduler } from './cron/scheduler.ts';
 import type { CronJobDef } from './cron/scheduler.ts';
 import { hookFromConfig } from './events/from-config.ts';
 import type { Hook, Hooks } from './events/hooks.ts';
+import {
+  isUnprovidedPlatypushPlugin,
+  missingPluginHint,
+  pluginOfAction,
+} from './plugins/platypush-plugins.ts';
 import { procedureFromConfig } from './procedures/from-config.ts';
 import { loadScripts } from './scripts/loader.ts';
 import type { LoadedScripts } from './scripts/loader.ts';
@@ -43,9 +48,22 @@ function unique<T extends { name: string; source: string }>(items: T[], what: st
   }
 }
 
-// Every action a YAML procedure, hook or cron calls must exist when it loads: a misspelt one is
-// refused with a "did you mean", not discovered when the step first runs. An action of a plugin
-// Pipit has but the configuration does not enable only warns (its section may come later).
+// The plugin a failing call names when Pipit does not have it at all (light.hue for light.hue.on),
+// or null when the call names a plugin Pipit has (then the action is misspelt).
+function missingPlugin(action: string, registry: Registry): string | null {
+  const named = pluginOfAction(action);
+  if (registry.knownPlugin(named)) return null;
+  if (isUnprovidedPlatypushPlugin(named)) return named;
+  const parts = action.split('.');
+  for (let i = 1; i < parts.length; i++)
+    if (registry.knownPlugin(parts.slice(0, i).join('.'))) return null;
+  return named;
+}
+
+// Every action a YAML procedure, hook or cron calls is checked when it loads, and every problem is
+// reported at once. A misspelt action of a plugin Pipit has is refused with a "did you mean"; a
+// plugin Pipit does not have (a Platypush one: light.hue, music.mpd) only warns, so that a migrated
+// configuration starts and the step fails when it runs; so does a plugin that is not enabled.
 function checkCalls(layer: UserLayer, registry: Registry): void {
   const procedures = new Set(layer.procedures.map((p) => p.name));
   const owners = [
@@ -53,13 +71,13 @@ function checkCalls(layer: UserLayer, registry: Registry): void {
     ...layer.hooks.map((h) => ({ source: h.source, calls: h.calls })),
     ...layer.crons.map((c) => ({ source: c.source, calls: c.calls })),
   ];
+  const errors: string[] = [];
   for (const { source, calls } of owners) {
     for (const { action, path } of calls ?? []) {
       if (action.startsWith('procedure.')) {
         const name = action.slice('procedure.'.length);
         if (!procedures.has(name))
-          throw new PipitError(
-            'CONFIG_INVALID',
+          errors.push(
             `${source}: ${path}: no procedure named "${name}"${didYouMean(name, procedures)}`,
           );
         continue;
@@ -72,12 +90,18 @@ function checkCalls(layer: UserLayer, registry: Registry): void {
           layer.warnings.push(`${source}: ${path}: ${err.message}`);
           continue;
         }
-        throw new PipitError('CONFIG_INVALID', `${source}: ${path}: ${err.message}`, {
-          cause: err,
-        });
+        const plugin = missingPlugin(action, registry);
+        if (plugin !== null) {
+          layer.warnings.push(
+            `${source}: plugin "${plugin}" is not installed: ${path} (${action}) will fail when it runs${missingPluginHint(plugin, registry.plugins.keys())}`,
+          );
+          continue;
+        }
+        errors.push(`${source}: ${path}: ${err.message}`);
       }
     }
   }
+  if (errors.length) throw new PipitError('CONFIG_INVALID', errors.join('\n'));
 }
 
 /**

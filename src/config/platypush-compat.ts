@@ -1,4 +1,5 @@
 import { didYouMean } from '../core/suggest.ts';
+import { missingPluginHint } from '../plugins/platypush-plugins.ts';
 
 /** A top-level entry of the configuration as read, with the file it came from. */
 export interface CompatEntry {
@@ -183,14 +184,11 @@ export function adaptPlatypushConfig(
     if (!key.startsWith('backend.') && didYouMean(key, known.coreKeys)) continue;
     raw.delete(key);
     const what = key.startsWith('backend.') ? 'backend' : 'plugin';
-    const nearest = didYouMean(key, [
-      ...known.plugins,
-      ...(what === 'backend' ? known.coreKeys : []),
-    ]);
-    warn(
-      entry.source,
-      `${what} ${key} is not available in Pipit; its section is ignored${nearest}`,
-    );
+    const hint =
+      what === 'plugin'
+        ? missingPluginHint(key, known.plugins)
+        : didYouMean(key, [...known.plugins, ...known.coreKeys]);
+    warn(entry.source, `${what} ${key} is not available in Pipit; its section is ignored${hint}`);
   }
   return warnings;
 }

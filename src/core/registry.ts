@@ -3,6 +3,7 @@ import { compileAction } from './action.ts';
 import type { ActionDef, CompiledAction, ParamShape, PluginDef } from './action.ts';
 import { PipitError } from './errors.ts';
 import { didYouMean } from './suggest.ts';
+import { isUnprovidedPlatypushPlugin, missingPluginHint } from '../plugins/platypush-plugins.ts';
 
 /** A plugin as it runs: its definition, parsed config, state and compiled actions. */
 export interface PluginInstance {
@@ -151,6 +152,10 @@ export class Registry {
       return { kind: 'procedure', name, procedure };
     }
     const parts = name.split('.');
+    const named = parts.slice(0, -1).join('.');
+    // `http.webpage.simplify` calls Platypush's http.webpage, not an action of Pipit's http.
+    if (isUnprovidedPlatypushPlugin(named) && !this.known.has(this.canonical(named)))
+      throw this.notInstalled(named, name);
     for (let i = parts.length - 1; i >= 1; i--) {
       const pluginName = this.canonical(parts.slice(0, i).join('.'));
       const actionName = parts.slice(i).join('.');
@@ -172,10 +177,13 @@ export class Registry {
         );
       }
     }
-    const pluginGuess = parts.slice(0, -1).join('.');
-    throw new PipitError(
+    throw this.notInstalled(named, name);
+  }
+
+  private notInstalled(plugin: string, action: string): PipitError {
+    return new PipitError(
       'NOT_FOUND',
-      `no plugin "${pluginGuess}" for action "${name}"${didYouMean(pluginGuess, this.plugins.keys())}`,
+      `no plugin "${plugin}" for action "${action}": it is not installed${missingPluginHint(plugin, this.plugins.keys())}`,
     );
   }
 

@@ -101,7 +101,7 @@ describe('a Platypush config.yaml', () => {
       /backend backend\.mqtt is not available in Pipit; its section is ignored/,
       /plugin light\.hue is not available in Pipit; its section is ignored/,
       /plugin camera\.pi is not available in Pipit/,
-      /plugin music\.spotfy is not available in Pipit; its section is ignored\. Did you mean "music\.spotify"\?/,
+      /plugin music\.spotfy is not available in Pipit; its section is ignored \(no Pipit plugin provides it yet\)\. Did you mean "music\.spotify"\?/,
     ])
       expect(text).toMatch(expected);
     expect(config.logLevel).toBe('info');

@@ -1,0 +1,111 @@
+// A step that calls a plugin Pipit does not have warns at load (and reload) and fails when it runs;
+// a misspelt action of a plugin Pipit has stays an error; every problem is reported at once.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.ts';
+import { builtinPlugins } from '../../src/plugins/index.ts';
+import { platypushPluginTable } from '../../src/plugins/platypush-plugins.ts';
+import { pluginCatalog } from '../../src/plugins/catalog.ts';
+import { checkConfiguration } from '../../src/user-layer.ts';
+import { makeApp, registerAndToken, tempDir } from '../helpers/service.ts';
+import type { TestApp } from '../helpers/service.ts';
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  tmp = tempDir();
+});
+afterEach(() => tmp.cleanup());
+
+const check = (yaml: string) => {
+  const path = join(tmp.dir, 'config.yaml');
+  writeFileSync(path, yaml);
+  return checkConfiguration(loadConfig({ path, plugins: builtinPlugins }), builtinPlugins);
+};
+const refusal = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('expected an error');
+};
+
+describe('steps that call a plugin Pipit does not have', () => {
+  it('warn, naming the plugin, the step and that no Pipit plugin provides it', () => {
+    const warnings = check(
+      'procedure.x:\n  - action: utils.echo\n  - action: light.hue.on\nevent.hook.H:\n  if: {type: CustomEvent}\n  then:\n    - action: music.mpd.play\n',
+    );
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /config\.yaml: plugin "light\.hue" is not installed: procedure\.x step 2 \(light\.hue\.on\) will fail when it runs \(no Pipit plugin provides it yet\)$/,
+      ),
+      expect.stringMatching(
+        /plugin "music\.mpd" is not installed: event\.hook\.H then step 1 \(music\.mpd\.play\) will fail when it runs \(no Pipit plugin provides it yet\)$/,
+      ),
+    ]);
+  });
+
+  it("a Platypush plugin under one of Pipit's plugin names (http.webpage) is a missing plugin", () => {
+    expect(check('procedure.x:\n  - action: http.webpage.simplify\n').join()).toMatch(
+      /plugin "http\.webpage" is not installed: procedure\.x step 1/,
+    );
+  });
+
+  it('a name near one of Pipit\'s plugins gets a "did you mean"', () => {
+    expect(check('procedure.x:\n  - action: utlis.echo\n').join()).toMatch(
+      /plugin "utlis" is not installed: .* \(no Pipit plugin provides it yet\)\. Did you mean "utils"\?/,
+    );
+  });
+
+  it('a misspelt action of a plugin Pipit has is still an error, with every one listed', () => {
+    const message = refusal(() =>
+      check(
+        'procedure.x:\n  - action: utils.ecoh\n  - action: light.hue.on\nprocedure.y:\n  - action: variable.gte\n  - action: procedure.nope\n',
+      ),
+    );
+    expect(message).toMatch(
+      /procedure\.x step 1: plugin "utils" has no action "ecoh"\. Did you mean "echo"\?/,
+    );
+    expect(message).toMatch(
+      /procedure\.y step 1: plugin "variable" has no action "gte"\. Did you mean "get"\?/,
+    );
+    expect(message).toMatch(/procedure\.y step 2: no procedure named "nope"/);
+    expect(message).not.toMatch(/light\.hue/);
+  });
+
+  it('every plugin the table says Pipit provides is one Pipit ships (name or alias)', () => {
+    const names = new Set(pluginCatalog.flatMap((p) => [p.name, ...(p.aliases ?? [])]));
+    for (const [platypush, pipit] of platypushPluginTable())
+      if (pipit !== null) expect(names.has(pipit), `${platypush} → ${pipit}`).toBe(true);
+  });
+});
+
+describe('on reload', () => {
+  let t: TestApp;
+  afterEach(() => t.close());
+
+  it('the warnings come back from the reload, which takes the configuration', async () => {
+    t = await makeApp('procedure.x:\n  - return: 1\n', { dir: tmp.dir });
+    const auth = { authorization: `Bearer ${await registerAndToken(t.app)}` };
+    writeFileSync(
+      t.configPath,
+      'device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\nprocedure.x:\n  - action: light.hue.toggle\n',
+    );
+    const res = await t.app.inject({ method: 'POST', url: '/reload', headers: auth });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      reloaded: true,
+      warnings: [
+        expect.stringMatching(/plugin "light\.hue" is not installed: procedure\.x step 1/),
+      ],
+    });
+    const { message } = await t.service.execute(
+      { type: 'request', action: 'procedure.x' },
+      { target: 'cli' },
+    );
+    expect(message.response.errors.join()).toMatch(
+      /no plugin "light\.hue" for action "light\.hue\.toggle": it is not installed \(no Pipit plugin provides it yet\)/,
+    );
+  });
+});
