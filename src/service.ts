@@ -114,12 +114,12 @@ export async function createService(
     log: log.child({ component: 'hooks' }),
     namespace: config.eventNamespace,
     runs,
-    ...(cluster ? { claim: (key: string) => cluster.claim(key) } : {}),
+    ...(cluster ? { claim: cluster.claim.bind(cluster) } : {}),
   });
   runs.onTrackedFailure(runFailedEvents(events, log));
   if (metrics) events.hooks.onSkip = (hook) => metrics.hookSkipped(hook);
   const scheduler = new Scheduler(log.child({ component: 'cron' }), runs);
-  if (cluster) scheduler.claim = (key) => cluster.claim(key);
+  if (cluster) scheduler.claim = cluster.claim.bind(cluster);
 
   const services: Services = {
     deviceId: config.deviceId,

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { ClusterSettings } from '../config/redis.ts';
-import type { ClusterPort, ClusterReport } from '../core/cluster-port.ts';
+import type { ClaimOptions, ClusterPort, ClusterReport } from '../core/cluster-port.ts';
 import type { Execute, ExecuteOptions, ExecuteResult } from '../core/execute.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Request } from '../core/messages.ts';
 import { pipitVersion } from '../core/version.ts';
 import { RedisBus } from '../events/redis-bus.ts';
+import { ClusterClock } from './clock.ts';
 import { Inbound } from './inbound.ts';
 import { Inbox } from './inbox.ts';
 import { Instances } from './instances.ts';
@@ -16,10 +17,9 @@ import { ReplayGuard } from './replay.ts';
 import { Requests } from './requests.ts';
 import { Seal } from './seal.ts';
 import { serveRequest } from './serve.ts';
-import { KEYS } from './wire.ts';
-
-// How long a `once` lock waits for Redis to come back before the run is skipped.
-const CLAIM_WAIT_MS = 2_000;
+import { LinkChecks } from './checks.ts';
+import { OnceLocks } from './once.ts';
+import { clusterKeys } from './wire.ts';
 
 /** What a {@link Cluster} is built from. */
 export interface ClusterOptions {
@@ -48,24 +48,43 @@ export interface ClusterOptions {
  */
 export class Cluster implements ClusterPort {
   readonly bus: RedisBus;
-  readonly #opts: ClusterOptions;
   readonly #self: { deviceId: string; iid: string };
   readonly #link: RedisLink;
   readonly #refusals: Refusals;
   readonly #instances: Instances;
   readonly #requests: Requests;
   readonly #inbox: Inbox;
-  #warnedClaim = 0;
+  readonly #checks: LinkChecks;
+  readonly #clock: ClusterClock;
+  readonly #once: OnceLocks;
 
   constructor(opts: ClusterOptions) {
-    this.#opts = opts;
     const { settings, deviceId, log } = opts;
     const self = { deviceId, iid: randomBytes(6).toString('hex') };
     this.#self = self;
     const clusterLog = log.child({ component: 'cluster' });
-    const link = new RedisLink({ url: settings.url, name: deviceId, log: clusterLog });
-    const seal = new Seal(settings.secret);
+    const link = new RedisLink({
+      url: settings.url,
+      name: deviceId,
+      log: clusterLog,
+      commandTimeoutMs: settings.command_timeout_seconds * 1000,
+    });
+    const keys = clusterKeys(settings.key_prefix);
+    this.#checks = new LinkChecks(link, keys);
+    const seal = new Seal(settings.secret, settings.previous_secrets);
     const skewMs = settings.clock_skew_seconds * 1000;
+    const catchUpMs = settings.catch_up_seconds * 1000;
+    const clock = new ClusterClock({ log: clusterLog });
+    this.#clock = clock;
+    this.#once = new OnceLocks({
+      link,
+      keys,
+      clock,
+      deviceId,
+      log: clusterLog,
+      ttlMs: catchUpMs + 2 * skewMs,
+      skewMs,
+    });
     this.#refusals = new Refusals(clusterLog);
     const inbound = new Inbound({
       seal,
@@ -77,17 +96,22 @@ export class Cluster implements ClusterPort {
       link,
       seal,
       inbound,
+      keys,
       self,
       log: clusterLog,
       namespace: opts.namespace,
       streamLength: settings.stream_length,
-      catchUpMs: settings.catch_up_seconds * 1000,
+      catchUpMs,
+      skewMs,
+      clock,
+      maxEventBytes: settings.max_event_bytes,
       bufferEvents: settings.buffer_events,
     });
     this.#instances = new Instances({
       link,
       seal,
       inbound,
+      keys,
       self,
       log: clusterLog,
       intervalMs: settings.heartbeat_seconds * 1000,
@@ -102,13 +126,23 @@ export class Cluster implements ClusterPort {
       publisher,
       log: clusterLog,
       instances: this.#instances,
+      keys,
       self,
       timeoutMs: settings.request_timeout_seconds * 1000,
     });
-    const serve = { seal, publisher, self, log: clusterLog, execute: opts.execute };
+    const serve = {
+      seal,
+      publisher,
+      self,
+      keys,
+      log: clusterLog,
+      execute: opts.execute,
+      refusal: () => this.#instances.conflict(),
+    };
     this.#inbox = new Inbox({
       link,
       inbound,
+      keys,
       self,
       log: clusterLog,
       onRequest: (msg) => void serveRequest(msg, serve),
@@ -119,54 +153,49 @@ export class Cluster implements ClusterPort {
   /** Connects (in the background: an unreachable Redis is retried) and starts reading. */
   start(): void {
     this.#link.onChange((up) => {
-      if (!up) this.#requests.failAll('the connection to Redis was lost');
+      if (up) void this.#checks.onConnect().catch(() => undefined);
+      else this.#requests.failAll(`the connection to Redis was lost (${this.#link.state.error})`);
     });
+    // The clock is compared with Redis' at each connection and heartbeat (a skew is warned about).
+    const syncClock = () => void this.#clock.sync(this.#link.command).catch(() => undefined);
+    this.#link.onChange((up) => up && syncClock());
     this.#link.start();
     this.bus.start();
     this.#inbox.start();
-    this.#instances.start();
+    this.#instances.start(() => {
+      syncClock();
+      void this.#checks.tick().catch(() => undefined);
+    });
   }
 
+  /**
+   * Connected, without a fault (see LinkChecks), with a device_id no other live instance has, and
+   * not catching up after events were lost to the stream's trimming.
+   */
   get ready(): boolean {
-    return this.#link.connected;
+    return this.#link.usable && this.#instances.conflict() === null && !this.bus.behind;
   }
 
   /** Runs a request on the instance its `target` names (createExecute's `remote`). */
   remote = (request: Request, opts: ExecuteOptions): Promise<ExecuteResult> =>
     this.#requests.send(request, opts);
 
-  async claim(key: string): Promise<boolean> {
-    const ttl = 2 * this.#opts.settings.clock_skew_seconds * 1000;
-    try {
-      // An event read just after a reconnection may come before the command connection is back.
-      if (!(await this.#link.whenConnected(CLAIM_WAIT_MS))) throw new Error('Redis is unreachable');
-      const set = await this.#link.command.set(
-        KEYS.once(key),
-        this.#self.deviceId,
-        'PX',
-        ttl,
-        'NX',
-      );
-      return set === 'OK';
-    } catch (err) {
-      // Once a minute at most: a `once` cron every second would otherwise fill the log.
-      if (Date.now() - this.#warnedClaim > 60_000) {
-        this.#warnedClaim = Date.now();
-        this.#opts.log.warn(
-          { err, key },
-          `skipped "${key}" (once: true): Redis is unreachable, so this instance cannot know whether another one ran it`,
-        );
-      }
-      return false;
-    }
+  /** The lock behind `once: true` (see OnceLocks). */
+  claim(key: string, opts?: ClaimOptions): Promise<boolean> {
+    return this.#once.claim(key, opts);
   }
 
   async report(): Promise<ClusterReport> {
     const state = this.#link.state;
+    const conflict = state.connected ? this.#instances.conflict() : null;
     return {
-      cluster: state.connected ? 'connected' : 'unreachable',
+      cluster: !state.connected
+        ? 'unreachable'
+        : state.faults.length || conflict
+          ? 'faulty'
+          : 'connected',
       redis: this.#link.url,
-      error: state.error,
+      error: state.error ?? conflict,
       since: new Date(state.since).toISOString(),
       self: this.#self.deviceId,
       instances: this.#instances.list(),

@@ -56,9 +56,18 @@ export class Inbound {
     return parsed.data;
   }
 
-  /** True when a signed message is fresh and seen for the first time (see ReplayGuard). */
-  fresh(msg: { ts: number; nonce: string; from: string }, reference: number, key: string): boolean {
-    const fault = this.#guard.check(msg.ts, msg.nonce, reference);
+  /**
+   * True when a signed message is fresh and seen for the first time (see ReplayGuard): by the
+   * guard given at construction (requests, answers), or by `guard` (events, whose window is the
+   * catch-up window).
+   */
+  fresh(
+    msg: { ts: number; nonce: string; from: string },
+    now: number,
+    key: string,
+    guard: ReplayGuard = this.#guard,
+  ): boolean {
+    const fault = guard.check(msg.ts, msg.nonce, now);
     if (fault) this.refusals.refuse(fault, { key, from: msg.from });
     return !fault;
   }

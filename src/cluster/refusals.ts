@@ -8,6 +8,7 @@ export const REFUSAL_CAUSES = [
   'stale',
   'replayed',
   'wrong_target',
+  'oversized',
 ] as const;
 export type RefusalCause = (typeof REFUSAL_CAUSES)[number];
 
@@ -19,6 +20,8 @@ const EXPLAIN: Record<RefusalCause, string> = {
   stale: 'a signed message too old or too far in the future (copied, or clocks out of sync)',
   replayed: 'a signed message seen before (copied and pushed again)',
   wrong_target: 'a signed message addressed to another instance',
+  oversized:
+    'a stream entry larger than redis.max_event_bytes allows (not read: Redis sent only its size)',
 };
 
 /**

@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import type { ClaimOptions } from '../core/cluster-port.ts';
 import { PipitError } from '../core/errors.ts';
 import { toCronerPattern } from './expression.ts';
 import type { Logger } from '../core/logger.ts';
@@ -75,7 +76,7 @@ export class Scheduler {
    * The cluster's lock for `once: true` jobs: when set, such a job runs only where it takes the
    * lock for its scheduled time. Without a cluster, every job runs on its instance.
    */
-  claim: ((key: string) => Promise<boolean>) | undefined;
+  claim: ((key: string, opts?: ClaimOptions) => Promise<boolean>) | undefined;
 
   private readonly runs: RunObservers | undefined;
 
@@ -135,7 +136,11 @@ export class Scheduler {
         // The time it was due, not the time it fired: the same on every instance. Croner hands the
         // firing time, so the due time is the last one the pattern matched.
         const due = cron.previousRuns(1, new Date(Date.now() + 1))[0] ?? new Date();
-        if (!(await this.claim(`cron:${def.name}:${due.getTime()}`))) return;
+        // A claim resolved later than half a period after the due time is dropped: this instance
+        // was stalled or cut off, and whoever ran the slot may hold a lock that is gone by now.
+        const period = (cron.nextRun(due)?.getTime() ?? Infinity) - due.getTime();
+        const claim = { at: due.getTime(), local: true, maxAgeMs: period / 2 };
+        if (!(await this.claim(`cron:${def.name}:${due.getTime()}`, claim))) return;
       }
       await this.runNow(def.name);
     });

@@ -7,6 +7,11 @@ import type { PipitEvent } from './event.ts';
 export interface Delivery {
   event: PipitEvent;
   json(): string;
+  /**
+   * When the event was published, on the cluster's clock (epoch ms; a shared bus only): how old
+   * it is when a `once` hook claims it.
+   */
+  at?: number;
 }
 
 /** A subscriber; exceptions it throws are caught and logged by the bus. */
@@ -17,8 +22,11 @@ export type Subscriber = (delivery: Delivery) => void;
  * interface when several instances share one bus.
  */
 export interface EventBus {
-  /** Delivers to every subscriber (of every instance, for a shared bus); `json` if known. */
-  publish(event: PipitEvent, json?: string): Promise<void>;
+  /**
+   * Delivers to every subscriber (of every instance, for a shared bus); `json` if known. `local`:
+   * to this instance's subscribers only (a web hook nobody listens to).
+   */
+  publish(event: PipitEvent, json?: string, opts?: { local?: boolean }): Promise<void>;
   /** Returns an unsubscribe function. */
   subscribe(subscriber: Subscriber): () => void;
   close(): Promise<void>;

@@ -1,4 +1,5 @@
 import { CoreKinds, EventKinds, presentKind } from './kinds.ts';
+import type { ClaimOptions } from '../core/cluster-port.ts';
 import type { EventBus, Subscriber } from './bus.ts';
 import { makeEvent } from './event.ts';
 import type { PipitEvent } from './event.ts';
@@ -32,13 +33,13 @@ export class Events {
     /** Records hook runs (see Hooks). */
     runs?: RunObservers;
     /** The cluster's lock for `once: true` hooks (without a cluster they simply run). */
-    claim?: (key: string) => Promise<boolean>;
+    claim?: (key: string, opts?: ClaimOptions) => Promise<boolean>;
   }) {
     this.namespace = opts.namespace ?? 'pipit';
     this.bus = opts.bus;
     this.origin = opts.origin;
     this.hooks = new Hooks(opts.log, opts.runs);
-    this.bus.subscribe(({ event }) => {
+    this.bus.subscribe(({ event, at }) => {
       if (event.args.type === CoreKinds.WebhookEvent) return;
       // Most events match no hook (fan-out to WebSockets is the common case): nothing to track.
       const matching = this.hooks.matching(event);
@@ -46,21 +47,23 @@ export class Events {
       const claim = opts.claim;
       const run =
         claim && matching.some((h) => h.once)
-          ? this.runClaimed(matching, event, claim)
+          ? this.runClaimed(matching, event, at, claim)
           : this.hooks.runAll(matching, event);
       this.inFlight.add(run);
       void run.finally(() => this.inFlight.delete(run));
     });
   }
 
-  // A `once: true` hook runs where its lock (hook name + event id) is taken: one instance.
+  // A `once: true` hook runs where its lock (hook name + event id) is taken: one instance. `at`
+  // (when the event was published) lets the lock refuse a claim made too late to be sure.
   private async runClaimed(
     matching: Hook[],
     event: PipitEvent,
-    claim: (key: string) => Promise<boolean>,
+    at: number | undefined,
+    claim: (key: string, opts?: ClaimOptions) => Promise<boolean>,
   ): Promise<unknown> {
     const claimed = await Promise.all(
-      matching.map(async (h) => !h.once || (await claim(`hook:${h.name}:${event.id}`))),
+      matching.map(async (h) => !h.once || (await claim(`hook:${h.name}:${event.id}`, { at }))),
     );
     return this.hooks.runAll(
       matching.filter((_, i) => claimed[i]),
@@ -75,16 +78,20 @@ export class Events {
    *
    * `parsed`: the event's fields were parsed from JSON text under the depth limit (a web hook's
    * request), so it is JSON by construction; its text is made only if a subscriber wants it.
+   * `local`: for this instance's subscribers only, not the cluster's (a web hook nobody listens
+   * to: anyone could otherwise fill the shared stream).
    */
-  publish(event: PipitEvent, opts?: { parsed?: boolean }): Promise<void> {
-    if (opts?.parsed && this.namespace === 'pipit') return this.bus.publish(event);
+  publish(event: PipitEvent, opts?: { parsed?: boolean; local?: boolean }): Promise<void> {
+    const where = opts?.local ? { local: true } : undefined;
+    if (opts?.parsed && this.namespace === 'pipit')
+      return this.bus.publish(event, undefined, where);
     // Inside, kinds are Pipit's; subscribers get them in the configured namespace.
     const shown =
       this.namespace === 'pipit'
         ? event
         : { ...event, args: { ...event.args, type: presentKind(event.args.type, this.namespace) } };
     const json = toJsonLimited(shown, `the event ${event.args.type}`, 'BAD_REQUEST');
-    return this.bus.publish(event, json);
+    return this.bus.publish(event, json, where);
   }
 
   /** Builds and publishes an event of a kind named in any accepted spelling. */

@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Inbound } from '../cluster/inbound.ts';
+import type { ClusterClock } from '../cluster/clock.ts';
 import type { RedisLink } from '../cluster/link.ts';
+import { ReplayGuard } from '../cluster/replay.ts';
 import { payloadJson } from '../cluster/seal.ts';
 import type { Seal } from '../cluster/seal.ts';
-import { EventWire, KEYS } from '../cluster/wire.ts';
+import { FAR_AHEAD_MS, streamCommands, streamPipeline } from '../cluster/stream.ts';
+import { StreamReader } from '../cluster/stream-reader.ts';
+import { EventWire } from '../cluster/wire.ts';
+import type { ClusterKeys } from '../cluster/wire.ts';
 import { Fifo } from '../core/fifo.ts';
 import type { Logger } from '../core/logger.ts';
 import { LocalBus } from './bus.ts';
@@ -17,6 +22,7 @@ export interface RedisBusOptions {
   link: RedisLink;
   seal: Seal;
   inbound: Inbound;
+  keys: ClusterKeys;
   /** This instance: its device_id and its process' random id. */
   self: { deviceId: string; iid: string };
   log: Logger;
@@ -26,6 +32,12 @@ export interface RedisBusOptions {
   streamLength: number;
   /** On reconnecting, events missed up to this old are delivered; older ones are skipped. */
   catchUpMs: number;
+  /** How far two clocks may differ (`clock_skew_seconds`): also the delivery delay allowed. */
+  skewMs: number;
+  /** The cluster's clock (Redis' TIME): events are dated and judged on it. */
+  clock: ClusterClock;
+  /** An event whose JSON is larger than this is delivered on this instance only. */
+  maxEventBytes: number;
   /** Events kept in memory while Redis is unreachable, to publish when it is back. */
   bufferEvents: number;
 }
@@ -40,6 +52,10 @@ export interface RedisBusStats {
   dropped: number;
   /** Missed while disconnected and older than the catch-up window when read. */
   skipped_old: number;
+  /** Times the stream was found trimmed past the last event read (events lost for this instance). */
+  trimmed_unread: number;
+  /** Larger than `maxEventBytes`: delivered on this instance only, never published. */
+  too_large: number;
 }
 
 interface Outgoing {
@@ -47,16 +63,27 @@ interface Outgoing {
   json: string;
 }
 
-const READ_COUNT = '512';
+const READ_COUNT = 512;
 const RETRY_MS = 1_000;
+// The stream is read at least this often, wake-up or not (an entry added by hand sends none).
+const POLL_MS = 1_000;
+// Events dated this much before this process started are still taken as sent after it.
+const START_MARGIN_MS = 1_000;
+// What the seal and the envelope add to an event's JSON in a stream entry.
+const ENVELOPE_BYTES = 2_048;
 
 /**
  * The event bus shared by the instances of a cluster, on a Redis Stream (`pipit:events`). An event
  * published here is delivered to this instance's subscribers at once, as the local bus does, and
- * appended to the stream (XADD, trimmed to about `streamLength`); every instance reads the stream
- * (XREAD BLOCK from the last id it saw) and delivers the events of the others, so each subscriber
- * and hook gets each event once. Entries are sealed (HMAC) and checked against replays; anything
- * else in the stream is refused and counted.
+ * appended to the stream (trimmed to about `streamLength`) unless its JSON is larger than
+ * `maxEventBytes`; every instance reads the stream ({@link StreamReader}) and delivers the events
+ * of the others, so each subscriber and hook gets each event once. Entries are sealed (HMAC) and
+ * checked against replays; anything else in the stream is refused and counted.
+ *
+ * Events are dated and judged on the cluster's clock (Redis' TIME): an event is delivered when its
+ * signed time is after this process started and at most `catchUpMs + skewMs` old, and its nonce
+ * is new (nonces are kept as long as that window). The stream id plays no part: whoever can write
+ * to Redis chooses it.
  *
  * When Redis is unreachable, local delivery goes on and up to `bufferEvents` events wait in memory
  * (the oldest dropped first, with a warning) to be published when it is back. An instance that
@@ -64,13 +91,14 @@ const RETRY_MS = 1_000;
  * not older than `catchUpMs`.
  *
  * @example
- * const bus = new RedisBus({ link, seal, inbound, self, log, namespace: 'pipit', streamLength: 10_000, catchUpMs: 300_000, bufferEvents: 1_000 });
+ * const bus = new RedisBus({ link, seal, inbound, keys, self, log, clock, namespace: 'pipit', streamLength: 10_000, catchUpMs: 300_000, skewMs: 30_000, maxEventBytes: 65_536, bufferEvents: 1_000 });
  * bus.start();
  */
 export class RedisBus implements EventBus {
   readonly #local: LocalBus;
   readonly #opts: RedisBusOptions;
-  readonly #startedAt = Date.now();
+  readonly #reader: StreamReader;
+  readonly #guard: ReplayGuard;
   readonly #buffer = new Fifo<Outgoing>();
   #flushing = false;
   #closed = false;
@@ -83,11 +111,31 @@ export class RedisBus implements EventBus {
     received: 0,
     dropped: 0,
     skipped_old: 0,
+    trimmed_unread: 0,
+    too_large: 0,
   };
+  #behind = false;
+  #warnedTrimmed = 0;
+  #warnedLarge = 0;
+  #warnedReset = 0;
 
   constructor(opts: RedisBusOptions) {
     this.#opts = opts;
     this.#local = new LocalBus((err) => opts.log.warn({ err }, 'an event subscriber failed'));
+    this.#guard = new ReplayGuard(opts.catchUpMs + opts.skewMs, opts.skewMs);
+    this.#reader = new StreamReader({
+      link: opts.link,
+      keys: opts.keys,
+      clock: opts.clock,
+      log: opts.log,
+      count: READ_COUNT,
+      maxEntryBytes: opts.maxEventBytes + ENVELOPE_BYTES,
+      pollMs: POLL_MS,
+      startedAtLocal: opts.clock.local(),
+      onEntry: (id, m) => this.#receive(m),
+      onTrimmed: (last, deleted) => this.#trimmed(last, deleted),
+      onCaughtUp: () => (this.#behind = false),
+    });
   }
 
   /** Starts reading the stream and publishing what waits in the buffer whenever Redis is back. */
@@ -95,16 +143,23 @@ export class RedisBus implements EventBus {
     this.#stopListening = this.#opts.link.onChange((up) => {
       if (up) void this.#flush();
     });
-    void this.#readLoop();
+    this.#reader.start();
   }
 
-  publish(event: PipitEvent, json?: string): Promise<void> {
+  publish(event: PipitEvent, json?: string, opts?: { local?: boolean }): Promise<void> {
+    const at = this.#opts.clock.now();
     // To the stream first: the other instances start their fan-out while this one does its own.
     // The stream carries Pipit's own kinds; `json` is in the clients' namespace.
-    const wire =
-      json !== undefined && this.#opts.namespace === 'pipit' ? json : JSON.stringify(event);
-    this.#send({ nonce: randomUUID(), json: wire });
-    this.#local.deliver(json === undefined ? this.#present(event) : { event, json: () => json });
+    if (!opts?.local) {
+      const wire =
+        json !== undefined && this.#opts.namespace === 'pipit' ? json : JSON.stringify(event);
+      const bytes = wire.length <= this.#opts.maxEventBytes / 3 ? 0 : Buffer.byteLength(wire);
+      if (bytes > this.#opts.maxEventBytes) this.#tooLarge(event, bytes);
+      else this.#send({ nonce: randomUUID(), json: wire });
+    }
+    const shown: Delivery = json === undefined ? this.#present(event) : { event, json: () => json };
+    shown.at = at;
+    this.#local.deliver(shown);
     return Promise.resolve();
   }
 
@@ -112,18 +167,24 @@ export class RedisBus implements EventBus {
     return this.#local.subscribe(subscriber);
   }
 
+  /** True from a read that found events lost to trimming until the reader reaches the stream's end. */
+  get behind(): boolean {
+    return this.#behind;
+  }
+
   stats(): RedisBusStats {
     return { ...this.#stats, buffered: this.#buffer.length };
   }
 
   /**
-   * Stops delivering and reading. The read loop ends when the link closes (its blocking read is
-   * cut); events still in the buffer are not published.
+   * Stops delivering and reading. The read loop ends when the link closes (its read is cut);
+   * events still in the buffer are not published.
    */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retry);
     this.#stopListening?.();
+    this.#reader.close();
     await this.#local.close();
   }
 
@@ -147,6 +208,17 @@ export class RedisBus implements EventBus {
     };
   }
 
+  // Said at most once a minute: a web hook flooded with large bodies would repeat it.
+  #tooLarge(event: PipitEvent, bytes: number): void {
+    this.#stats.too_large++;
+    if (Date.now() - this.#warnedLarge < 60_000) return;
+    this.#warnedLarge = Date.now();
+    this.#opts.log.warn(
+      { type: event.args.type, bytes, max_event_bytes: this.#opts.maxEventBytes },
+      `an event of ${bytes} bytes (${event.args.type}) is larger than redis.max_event_bytes (${this.#opts.maxEventBytes}): delivered on this instance only, not to the others (further ones are counted in inspect.instances, events.too_large)`,
+    );
+  }
+
   // Sealed at the time it is sent, so that an event that waited out an outage is still fresh.
   #sealed(item: Outgoing): string {
     const { self } = this.#opts;
@@ -155,23 +227,36 @@ export class RedisBus implements EventBus {
       kind: 'event',
       from: self.deviceId,
       iid: self.iid,
-      ts: Date.now(),
+      ts: this.#opts.clock.now(),
       nonce: item.nonce,
     };
     return this.#opts.seal.seal(payloadJson(fields, 'event', item.json));
   }
 
   #send(item: Outgoing): void {
-    const { link } = this.#opts;
+    const { link, keys, streamLength } = this.#opts;
     if (!link.connected || this.#buffer.length || this.#flushing) return this.#hold([item]);
-    const sent = link.command
-      .xadd(KEYS.events, 'MAXLEN', '~', this.#opts.streamLength, '*', 'm', this.#sealed(item))
+    const sent = streamCommands(link.command)
+      .pipitStreamAdd(keys.events, streamLength, this.#sealed(item), FAR_AHEAD_MS, keys.eventsWake)
       .then(
-        () => void this.#stats.published++,
+        ([, reset]) => {
+          this.#stats.published++;
+          this.#reset(reset);
+        },
         () => this.#hold([item]),
       );
     this.#inFlight.add(sent);
     void sent.finally(() => this.#inFlight.delete(sent));
+  }
+
+  // The publication found the stream's last id far ahead of Redis' clock and recreated it.
+  #reset(dropped: number): void {
+    if (dropped < 0 || Date.now() - this.#warnedReset < 60_000) return;
+    this.#warnedReset = Date.now();
+    this.#opts.log.warn(
+      { key: this.#opts.keys.events, dropped },
+      `the event stream ${this.#opts.keys.events} had an id far ahead of Redis' clock (written by hand): it was recreated, and the ${dropped} events it held are gone for instances that had not read them`,
+    );
   }
 
   #hold(items: Outgoing[]): void {
@@ -193,23 +278,23 @@ export class RedisBus implements EventBus {
   async #flush(): Promise<void> {
     if (this.#flushing || !this.#buffer.length) return;
     this.#flushing = true;
+    const { link, keys, streamLength } = this.#opts;
     try {
-      while (this.#buffer.length && this.#opts.link.connected && !this.#closed) {
+      while (this.#buffer.length && link.connected && !this.#closed) {
         const batch = this.#buffer.take(256);
-        const pipeline = this.#opts.link.command.pipeline();
+        const pipeline = streamPipeline(link.command);
         for (const item of batch)
-          pipeline.xadd(
-            KEYS.events,
-            'MAXLEN',
-            '~',
-            this.#opts.streamLength,
-            '*',
-            'm',
+          pipeline.pipitStreamAdd(
+            keys.events,
+            streamLength,
             this.#sealed(item),
+            FAR_AHEAD_MS,
+            keys.eventsWake,
           );
         const results = (await pipeline.exec().catch(() => null)) ?? [];
         const failed = batch.filter((_, i) => !results[i] || results[i][0]);
         this.#stats.published += batch.length - failed.length;
+        for (const [err, reply] of results) if (!err) this.#reset((reply as [string, number])[1]);
         if (failed.length) {
           this.#buffer.putBack(failed);
           break;
@@ -232,50 +317,41 @@ export class RedisBus implements EventBus {
     }, RETRY_MS).unref();
   }
 
-  // From the time this instance started: events published while Redis was unreachable at start
-  // are still read when it comes up.
-  async #readLoop(): Promise<void> {
-    const { link } = this.#opts;
-    let last = `${this.#startedAt}-0`;
-    while (!this.#closed) {
-      await link.ready(link.events);
-      if (this.#closed) return;
-      try {
-        const reply = (await link.events.call(
-          'XREAD',
-          'COUNT',
-          READ_COUNT,
-          'BLOCK',
-          '0',
-          'STREAMS',
-          KEYS.events,
-          last,
-        )) as [string, [string, string[]][]][] | null;
-        for (const [, entries] of reply ?? [])
-          for (const [id, fields] of entries) {
-            last = id;
-            this.#receive(id, fields);
-          }
-      } catch {
-        // The connection dropped (or closed): wait for it and read on from the last id.
-        if (!this.#closed) await delay(20);
-      }
-    }
+  // Said at most once a minute: a stream_length too small for the traffic would repeat it.
+  #trimmed(last: string, deleted: string): void {
+    this.#stats.trimmed_unread++;
+    this.#behind = true;
+    if (Date.now() - this.#warnedTrimmed < 60_000) return;
+    this.#warnedTrimmed = Date.now();
+    this.#opts.log.warn(
+      { key: this.#opts.keys.events, last_read: last, deleted_up_to: deleted },
+      `the event stream ${this.#opts.keys.events} was trimmed past the last event this instance read (${last}; deleted up to ${deleted}): the events in between are lost here; raise redis.stream_length (now ${this.#opts.streamLength}) or find what kept this instance from reading`,
+    );
   }
 
-  #receive(id: string, fields: string[]): void {
-    const { inbound, self } = this.#opts;
-    const at = Number(id.slice(0, id.indexOf('-')));
-    const index = fields.indexOf('m');
-    const text = index >= 0 ? fields[index + 1] : undefined;
-    const msg = inbound.open(text, EventWire, KEYS.events);
+  #receive(m: string | number | null): void {
+    const { inbound, self, keys, clock } = this.#opts;
+    if (typeof m === 'number') {
+      inbound.refusals.refuse('oversized', { key: keys.events });
+      return;
+    }
+    const msg = inbound.open(m ?? undefined, EventWire, keys.events);
     if (!msg || (msg.iid === self.iid && msg.from === self.deviceId)) return;
-    if (at < Date.now() - this.#opts.catchUpMs) {
+    // Dated before this process started: a copy of an event its previous run already handled
+    // (a second of margin for the reading of Redis' clock).
+    if (msg.ts < (this.#reader.startedAt ?? 0) - START_MARGIN_MS) {
+      inbound.refusals.refuse('stale', { key: keys.events, from: msg.from });
+      return;
+    }
+    const now = clock.now();
+    if (msg.ts < now - this.#opts.catchUpMs - this.#opts.skewMs) {
       this.#stats.skipped_old++;
       return;
     }
-    if (!inbound.fresh(msg, at, KEYS.events)) return;
+    if (!inbound.fresh(msg, now, keys.events, this.#guard)) return;
     this.#stats.received++;
-    this.#local.deliver(this.#present(msg.event));
+    const shown = this.#present(msg.event);
+    shown.at = msg.ts;
+    this.#local.deliver(shown);
   }
 }
