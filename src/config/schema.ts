@@ -56,6 +56,19 @@ export const HttpConfig = z
       .default([])
       .describe('origins allowed by CORS; empty = CORS closed'),
     trust_proxy: z.boolean().default(false).describe('read client addresses from X-Forwarded-For'),
+    allowed_hosts: z
+      .array(
+        z
+          .string()
+          .regex(
+            /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/i,
+            'must be a host name such as pipit.example.com (no scheme, port or path)',
+          ),
+      )
+      .default([])
+      .describe(
+        'host names (besides IP addresses and localhost) this server is reached by: while no user exists, /register refuses any other Host header (DNS rebinding)',
+      ),
     session_days: z.number().positive().max(365).default(30).describe('lifetime of a web UI login'),
     hook_timeout_seconds: z
       .number()

@@ -5,6 +5,7 @@ import { PipitError } from '../../core/errors.ts';
 import type { Service } from '../../service.ts';
 import { authenticate, SESSION_COOKIE, sessionCookie } from '../guard.ts';
 import { parseBody } from '../reply.ts';
+import { refuseCrossSite, refuseUnknownHost } from './auth-site.ts';
 
 const Credentials = z.object({
   username: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
@@ -65,6 +66,8 @@ export function safeRedirect(req: FastifyRequest): string {
  */
 export function authRoutes(app: FastifyInstance, service: Service): void {
   const { auth } = service;
+  const corsOrigins = service.config.http?.cors_origins ?? [];
+  const allowedHosts = service.config.http?.allowed_hosts ?? [];
 
   app.get('/auth/status', async (req) => {
     const principal = auth.sessionPrincipal(sessionCookie(req));
@@ -85,6 +88,9 @@ export function authRoutes(app: FastifyInstance, service: Service): void {
     );
 
     forms.post('/register', async (req, reply) => {
+      refuseCrossSite(req, 'registration', corsOrigins);
+      // Once a user exists registration is closed anyway (auth.register says so).
+      if (!auth.hasUsers()) refuseUnknownHost(req, allowedHosts);
       const body = parseBody(
         Credentials.extend({ confirm_password: z.string().optional() }),
         req.body,
@@ -100,6 +106,7 @@ export function authRoutes(app: FastifyInstance, service: Service): void {
     });
 
     forms.post('/login', async (req, reply) => {
+      refuseCrossSite(req, 'login', corsOrigins);
       const body = parseBody(Credentials, req.body);
       const user = await auth.checkCredentials(body.username, body.password, req.ip);
       const session = auth.createSession(user);
