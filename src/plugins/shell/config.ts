@@ -7,6 +7,12 @@ export const DEFAULT_TIMEOUT_SECONDS = 60;
 /** Default of `shell.max_output_bytes`: output kept per stream (stdout, stderr) of one command. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 
+/** Default of `shell.stream_events_per_second`. */
+export const DEFAULT_STREAM_EVENTS_PER_SECOND = 10;
+
+/** Default of `shell.stream_lines_per_event`. */
+export const DEFAULT_STREAM_LINES_PER_EVENT = 10_000;
+
 /**
  * The `shell:` configuration section. Its presence (even `shell: {}`) turns the plugin on.
  *
@@ -51,6 +57,23 @@ export const ShellConfig = z.strictObject({
     .max(256 * 1024 * 1024)
     .default(DEFAULT_MAX_OUTPUT_BYTES)
     .describe('output kept (or streamed) per stream of one command; the rest is counted and cut'),
+  stream_events_per_second: z
+    .number()
+    .min(0.1)
+    .max(1000)
+    .default(DEFAULT_STREAM_EVENTS_PER_SECOND)
+    .describe(
+      'with stream: true, the most ShellOutputEvent events per second for each of stdout and stderr; lines printed faster go out together, in one event',
+    ),
+  stream_lines_per_event: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(DEFAULT_STREAM_LINES_PER_EVENT)
+    .describe(
+      'with stream: true, the most lines in one ShellOutputEvent; lines past it until the next event are dropped and counted in its "dropped"',
+    ),
   kill_grace_seconds: z
     .number()
     .min(0)

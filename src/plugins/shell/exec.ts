@@ -8,6 +8,7 @@ import { planCommand } from './allow.ts';
 import type { CommandPlan } from './allow.ts';
 import { confine } from './confine.ts';
 import { checkAllowedEnv, checkEnvNames } from './env.ts';
+import { LineBatcher } from './line-batcher.ts';
 import { truncationNote } from './output.ts';
 import { ShellProcess } from './process.ts';
 import type { ProcessResult } from './process.ts';
@@ -74,6 +75,9 @@ function outcome(
   );
 }
 
+/** The most characters in one ShellOutputEvent (a first line, up to 64 KiB, always fits). */
+const STREAM_CHARS_PER_EVENT = 256 * 1024;
+
 /** Starts a command in the background, with events; returns at once. */
 async function startJob(
   cmd: string | string[],
@@ -82,33 +86,51 @@ async function startJob(
   { state, services, log }: ActionContext<ShellState>,
 ): Promise<{ id: string; pid: number }> {
   const id = newId();
-  // Events go out in order: each waits for the one before.
-  let chain = Promise.resolve();
-  const send = (kind: string, fields: Record<string, unknown>) => {
-    chain = chain
-      .then(() => services.events.emit(kind, fields))
-      .then(
-        () => undefined,
-        (err: unknown) => log.warn({ err, id }, `could not emit ${kind}`),
-      );
-  };
+  const emit = (kind: string, fields: Record<string, unknown>) =>
+    services.events.emit(kind, fields).then(
+      () => undefined,
+      (err: unknown) => log.warn({ err, id }, `could not emit ${kind}`),
+    );
+  let pid = 0;
+  // Lines go out in batches, in order, each batch after the one before.
+  const batcher = opts.stream
+    ? new LineBatcher(
+        {
+          batchesPerSecond: state.config.stream_events_per_second,
+          linesPerBatch: state.config.stream_lines_per_event,
+          charsPerBatch: STREAM_CHARS_PER_EVENT,
+        },
+        ({ stream, lines, dropped }) =>
+          emit(PluginKinds.ShellOutputEvent, {
+            id,
+            pid,
+            stream,
+            line: lines.join('\n'),
+            lines,
+            dropped,
+          }),
+      )
+    : undefined;
   const proc = await ShellProcess.start({
     plan,
     ...opts,
     graceMs: state.config.kill_grace_seconds * 1000,
     maxOutputBytes: state.config.max_output_bytes,
     track: state.groups,
-    ...(opts.stream
+    ...(batcher
       ? {
-          onLine: (stream, line, pid) =>
-            send(PluginKinds.ShellOutputEvent, { id, pid, stream, line }),
+          onLine: (stream, line, linePid) => {
+            pid = linePid;
+            batcher.push(stream, line);
+          },
         }
       : {}),
   });
   state.jobs.set(id, { id, process: proc, cmd });
-  void proc.done.then((result) => {
+  void proc.done.then(async (result) => {
     state.jobs.delete(id);
-    send(PluginKinds.ShellExitEvent, {
+    await batcher?.end();
+    await emit(PluginKinds.ShellExitEvent, {
       id,
       pid: result.pid,
       cmd,
@@ -117,7 +139,9 @@ async function startJob(
       killed: result.killed ?? null,
       truncated: result.stdout.truncated || result.stderr.truncated,
       duration: result.durationMs / 1000,
-      ...(opts.stream ? {} : { stdout: result.stdout.text(), stderr: tail(result.stderr.text()) }),
+      ...(batcher
+        ? { dropped: batcher.dropped }
+        : { stdout: result.stdout.text(), stderr: tail(result.stderr.text()) }),
     });
   });
   return { id, pid: proc.pid };
@@ -161,7 +185,7 @@ export const exec = action({
       .boolean()
       .default(false)
       .describe(
-        'return {id, pid} at once; each output line becomes a ShellOutputEvent, and the end a ShellExitEvent',
+        'return {id, pid} at once; output lines become ShellOutputEvent events (lines printed together share one, at most shell.stream_events_per_second), and the end a ShellExitEvent',
       ),
     background: z
       .boolean()

@@ -9,6 +9,13 @@ import { call, collectEvents, processGone, until } from './helpers.ts';
 const OUTPUT = 'pipit.message.event.shell.ShellOutputEvent';
 const EXIT = 'pipit.message.event.shell.ShellExitEvent';
 
+// The lines of a command's output events, in order: each event carries a batch of them.
+function streamedLines(events: PipitEvent[], id: unknown): string[] {
+  return events
+    .filter((e) => e.args.type === OUTPUT && e.args.id === id)
+    .flatMap((e) => (e.args.lines as string[]).map((l) => `${String(e.args.stream)}:${l}`));
+}
+
 describe('shell.exec with stream and background', () => {
   let t: TestApp;
 
@@ -43,9 +50,7 @@ event.hook.ShellDone:
       truncated: false,
       pid,
     });
-    const lines = seen.events
-      .filter((e: PipitEvent) => e.args.type === OUTPUT && e.args.id === id)
-      .map((e) => `${String(e.args.stream)}:${String(e.args.line)}`);
+    const lines = streamedLines(seen.events, id);
     expect(lines.filter((l) => l.startsWith('stdout:'))).toEqual([
       'stdout:line 1',
       'stdout:line 2',
@@ -69,12 +74,12 @@ event.hook.ShellDone:
     const res = await call(t, 'shell.exec', { cmd: 'seq 1 100000', stream: true });
     const { id } = res.output as { id: string };
     const exit = await seen.waitFor((e) => e.args.type === EXIT && e.args.id === id);
-    expect(exit.args).toMatchObject({ exit_code: 0, truncated: true });
-    const lines = seen.events.filter((e) => e.args.type === OUTPUT && e.args.id === id);
-    const streamed = lines.reduce((n, e) => n + String(e.args.line).length + 1, 0);
+    expect(exit.args).toMatchObject({ exit_code: 0, truncated: true, dropped: 0 });
+    const lines = streamedLines(seen.events, id).map((l) => l.slice('stdout:'.length));
+    const streamed = lines.reduce((n, line) => n + line.length + 1, 0);
     expect(streamed).toBeLessThanOrEqual(4096 + 1);
     expect(streamed).toBeGreaterThan(4000);
-    expect(lines[0]!.args.line).toBe('1');
+    expect(lines[0]).toBe('1');
     seen.stop();
   });
 
@@ -87,12 +92,22 @@ event.hook.ShellDone:
     });
     const { id } = res.output as { id: string };
     await seen.waitFor((e) => e.args.type === EXIT && e.args.id === id);
-    const lines = seen.events
-      .filter((e) => e.args.type === OUTPUT && e.args.id === id)
-      .map((e) => String(e.args.line));
+    const lines = streamedLines(seen.events, id).map((l) => l.slice('stdout:'.length));
     expect(lines).toHaveLength(372);
     expect(lines.at(-1)).toBe('line000371');
     for (const line of lines) expect(line).toMatch(/^line\d{6}$/);
+    seen.stop();
+  });
+
+  it('sends lines printed together in one event, "line" holding them joined', async () => {
+    const seen = collectEvents(t);
+    const res = await call(t, 'shell.exec', { cmd: 'printf "a\\nb\\nc\\n"', stream: true });
+    const { id } = res.output as { id: string };
+    await seen.waitFor((e) => e.args.type === EXIT && e.args.id === id);
+    const events = seen.events.filter((e) => e.args.type === OUTPUT && e.args.id === id);
+    expect(events.map((e) => e.args)).toMatchObject([
+      { stream: 'stdout', lines: ['a', 'b', 'c'], line: 'a\nb\nc', dropped: 0 },
+    ]);
     seen.stop();
   });
 
