@@ -72,7 +72,10 @@ export function authPaths(): OpenApiPaths {
         operationId: 'register',
         tags: ['auth'],
         summary: 'Create the first user and log in',
-        description: 'Only while no user exists: then 403. Passwords have 8 characters or more.',
+        description:
+          'Only while no user exists: then 403. Passwords have 8 characters or more. A browser ' +
+          'posting from another site (`Origin`, `Sec-Fetch-Site`) is refused with 403, and so is a ' +
+          'Host that is not an IP address, localhost or in `backend.http.allowed_hosts`.',
         security: ANONYMOUS,
         parameters: [redirect],
         requestBody: jsonOrForm('RegisterBody'),
@@ -92,6 +95,8 @@ export function authPaths(): OpenApiPaths {
         operationId: 'login',
         tags: ['auth'],
         summary: 'Log in: a session cookie for the web UI',
+        description:
+          'A browser posting from another site (`Origin`, `Sec-Fetch-Site`) is refused with 403.',
         security: ANONYMOUS,
         parameters: [redirect],
         requestBody: jsonOrForm('Credentials'),
@@ -102,7 +107,7 @@ export function authPaths(): OpenApiPaths {
             content: jsonContent('Session'),
           },
           '302': formRedirect,
-          ...errorRefs([400, 401, 413, 415, 429]),
+          ...errorRefs([400, 401, 403, 413, 415, 429]),
         },
       },
     },
