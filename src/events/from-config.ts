@@ -7,6 +7,7 @@ import { stepExecutor } from '../procedures/executor.ts';
 import { runSteps } from '../procedures/runner.ts';
 import { isPlainObject } from '../procedures/values.ts';
 import type { Hook, HookResponse } from './hooks.ts';
+import { EventKinds } from './kinds.ts';
 import { compileCondition } from './match.ts';
 import { compileBindings } from './phrase.ts';
 import type { EventPredicate } from './match.ts';
@@ -42,6 +43,9 @@ export function toHookResponse(args: Record<string, unknown>): HookResponse {
   return { body: args.body, status, headers: headers as Record<string, string> };
 }
 
+// The kinds are the same on every instance (Pipit's and its plugins', enabled or not).
+const CONDITION_KINDS = new EventKinds();
+
 /**
  * Compiles a YAML `event.hook.<name>: {if: {...}, then: [...], once?}` section. The hook's steps
  * see the event's fields as variables (and the whole event as `event`). It runs on every instance
@@ -73,6 +77,8 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
   let bindings: ReturnType<typeof compileBindings> = () => ({});
   let steps: Step[] = [];
   try {
+    const kind = (condition as Record<string, unknown>).type;
+    if (typeof kind === 'string') CONDITION_KINDS.checkConditionKind(kind.trim());
     matches = compileCondition(condition);
     bindings = compileBindings(condition);
     steps = parseSteps(then, `${section.key} then`);

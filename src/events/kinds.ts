@@ -84,4 +84,24 @@ export class EventKinds {
   list(): string[] {
     return [...this.full].sort();
   }
+
+  /**
+   * Checks the `type` of a hook's condition: a kind this instance knows (full name, short name, a
+   * dotted suffix such as `custom.CustomEvent`, or the `svc.`/`platypush.` spellings) or a namespaced
+   * custom kind (`pipit.message.event.<module>.<Class>`). Anything else would never match: a
+   * misspelling (`CustomEvnt`), refused with CONFIG_INVALID and a "did you mean".
+   *
+   * @example
+   * new EventKinds().checkConditionKind('CustomEvnt'); // throws: ... Did you mean "CustomEvent"?
+   */
+  checkConditionKind(name: string): void {
+    const canonical = name.replace(/^(svc|platypush)\./, 'pipit.');
+    if (this.full.has(canonical) || this.byShort.has(name) || WELL_FORMED.test(canonical)) return;
+    if ([...this.full].some((fq) => fq.endsWith(`.${name}`))) return;
+    const near = didYouMean(name, [...this.byShort.keys()]) || didYouMean(canonical, this.full);
+    throw new PipitError(
+      'CONFIG_INVALID',
+      `unknown event kind "${name}"${near || '.'} Known kinds: ${[...this.byShort.keys()].join(', ')}. A kind of your own is named in full: ${KIND_PREFIX}<module>.<Class> (or platypush.message.event.<module>.<Class>)`,
+    );
+  }
 }
