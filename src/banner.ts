@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { Logger } from './core/logger.ts';
+import { loopbackRedirectUri } from './plugins/music/spotify/config.ts';
 import type { Service } from './service.ts';
 
 /** The address a person should open: the bind address, or localhost for a wildcard one. */
@@ -27,6 +28,14 @@ export function logBanner(log: Logger, service: Service, port: number | null): v
         ? `open ${address}`
         : `open ${address} and register the first user there`,
     );
+    const spotify = config.plugins.get('music.spotify')?.config as
+      { redirect_uri?: string } | undefined;
+    // The exact address to register in the Spotify app, which is not the one the UI is opened at:
+    // Spotify accepts plain http only on a loopback IP literal.
+    if (spotify)
+      lines.push(
+        `music.spotify: register ${spotify.redirect_uri ?? loopbackRedirectUri(port)} as a redirect URI in the Spotify app, then Connect in Settings → Integrations`,
+      );
   } else {
     lines.push(
       'no "backend.http" section: no HTTP API or web UI; crons, hooks and "pipit run" work',

@@ -25,7 +25,7 @@ export interface SpotifyLoginOptions {
 // Serves the callback ourselves when the redirect_uri's loopback port is free; when it is taken
 // (typically by the running service), that process receives the callback and writes the tokens.
 async function serveCallback(state: SpotifyState, done: () => void): Promise<Server | undefined> {
-  const redirect = new URL(state.config.redirect_uri);
+  const redirect = new URL(state.auth.redirectUri);
   if (redirect.protocol !== 'http:' || !LOOPBACK.has(redirect.hostname)) return undefined;
   // The page's stylesheet sits next to it, as in the service (`/spotify/auth_callback.css`).
   const stylesheet = `${redirect.pathname}.css`;
@@ -107,8 +107,8 @@ export async function spotifyLogin(service: Service, opts: SpotifyLoginOptions):
   opts.out(url);
   opts.out(
     server
-      ? `Waiting for Spotify to redirect to ${state.config.redirect_uri} ...`
-      : `Waiting for the running Pipit service to receive ${state.config.redirect_uri} ...`,
+      ? `Waiting for Spotify to redirect to ${state.auth.redirectUri} ...`
+      : `Waiting for the running Pipit service to receive ${state.auth.redirectUri} ...`,
   );
   const deadline = performance.now() + opts.timeoutSeconds * 1000;
   try {
@@ -120,7 +120,7 @@ export async function spotifyLogin(service: Service, opts: SpotifyLoginOptions):
       if (performance.now() > deadline) {
         throw new PipitError(
           'TIMEOUT',
-          `no authorization arrived within ${opts.timeoutSeconds} s: run "pipit spotify login" again, and check that ${state.config.redirect_uri} is whitelisted in the Spotify app and reaches this machine`,
+          `no authorization arrived within ${opts.timeoutSeconds} s: run "pipit spotify login" again, and check that ${state.auth.redirectUri} is whitelisted in the Spotify app and reaches this machine`,
         );
       }
       await delay(opts.pollMs ?? 500);

@@ -103,6 +103,7 @@ console.log(`Spotify emulator listening on ${emu.url}
 Point Pipit at it (config.yaml), then connect in Settings → Integrations or with "pipit spotify login":
   music.spotify:
     client_id: ${emu.clientId}${emu.clientSecret ? `\n    client_secret: ${emu.clientSecret}` : ''}
+    redirect_uri: ${emu.redirectUris[0]}   # must be one of the emulator's redirect URIs (--redirect-uri)
     api_url: ${emu.apiUrl}
     auth_url: ${emu.accountsUrl}`);
 

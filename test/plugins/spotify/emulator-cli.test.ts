@@ -2,7 +2,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_REDIRECT_URI, SpotifyConfig } from '../../../src/plugins/music/spotify/config.ts';
+import {
+  DEFAULT_REDIRECT_URI,
+  loopbackRedirectUri,
+  SpotifyConfig,
+} from '../../../src/plugins/music/spotify/config.ts';
 import { PIPIT_REDIRECT_URI } from '../../spotify-emulator/config.ts';
 
 // `npm run emulator`: its help, and a default app that a Pipit with default settings can use.
@@ -44,7 +48,10 @@ describe('npm run emulator', () => {
 
   it('accepts Pipit’s default redirect URI unless told otherwise', async () => {
     expect(PIPIT_REDIRECT_URI).toBe(DEFAULT_REDIRECT_URI);
-    expect(SpotifyConfig.parse({ client_id: 'x' }).redirect_uri).toBe(PIPIT_REDIRECT_URI);
+    // Without redirect_uri the plugin uses the loopback address on the service's port, which is
+    // this one on the default port 8008.
+    expect(SpotifyConfig.parse({ client_id: 'x' }).redirect_uri).toBeUndefined();
+    expect(loopbackRedirectUri(8008)).toBe(PIPIT_REDIRECT_URI);
 
     const child = spawn(process.execPath, [CLI, '--port', '0', '--quiet']);
     try {
@@ -52,6 +59,9 @@ describe('npm run emulator', () => {
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       await expect.poll(() => out, { timeout: 10_000 }).toContain('auth_url:');
       expect(out).toContain(`redirect URIs: ${DEFAULT_REDIRECT_URI}\n`);
+      // The config it prints names the redirect URI it accepts, so that a Pipit on another port
+      // still connects once that line is copied.
+      expect(out).toContain(`    redirect_uri: ${DEFAULT_REDIRECT_URI}`);
       const accounts = /auth_url: (\S+)/.exec(out)![1]!;
       const clientId = /client_id:\s+(\S+)/.exec(out)![1]!;
       // What a Pipit with only `client_id` configured sends: the emulator redirects back to it.

@@ -28,6 +28,10 @@ const PendingState = z.object({
   expires_at: z.number(),
   code_verifier: z.string().optional(),
   url: z.string(),
+  /** The redirect URI of this authorization, when not the plugin's default (the web UI's). */
+  redirect_uri: z.string().optional(),
+  /** The origin the user started from (`http://localhost:8008`): the callback returns there. */
+  return_to: z.string().optional(),
 });
 export const PendingStates = z.record(z.string(), PendingState);
 export type PendingStates = z.output<typeof PendingStates>;

@@ -1,8 +1,15 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler, FastifyReply } from 'fastify';
+import { isIP } from 'node:net';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import { z } from 'zod';
 import { PipitError } from '../../../core/errors.ts';
 import { parseBody } from '../../../http/reply.ts';
 import { NOT_CONFIGURED, spotifyAuthStatus } from './auth-status.ts';
+import { loopbackRedirectUri } from './config.ts';
 import type { StartAnswer } from './auth-status-shape.ts';
 import type { SpotifyState } from './state.ts';
 
@@ -34,6 +41,38 @@ function notConfigured(): PipitError {
 }
 
 /**
+ * The redirect URI for a Connect started from this request: `redirect_uri` when configured; else
+ * a loopback IP literal (the only plain-http redirect Spotify accepts) on the port this service
+ * answered on, which is right whatever `backend.http.port` says and whether the browser used
+ * `localhost`, `127.0.0.1` or `[::1]`. A browser on another machine needs an https `redirect_uri`.
+ *
+ * @example
+ * redirectFor(state, req); // 'http://127.0.0.1:8123/spotify/auth_callback'
+ */
+export function redirectFor(state: SpotifyState, req: FastifyRequest): string {
+  if (state.config.redirect_uri) return state.config.redirect_uri;
+  const port = req.socket.localPort;
+  if (!port) return state.auth.redirectUri;
+  return loopbackRedirectUri(
+    port,
+    req.hostname === '[::1]' || req.hostname === '::1' ? '[::1]' : '127.0.0.1',
+  );
+}
+
+/**
+ * The origin the browser used (`http://localhost:8008`): where the callback page sends the user
+ * back, since their session cookie belongs to it. Only a plain host[:port] is taken.
+ */
+function browserOrigin(req: FastifyRequest): string | undefined {
+  const host = req.host;
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+  const valid = /^\[[0-9a-f:.]+\]$/i.test(name) || isIP(name) !== 0 || /^[a-z0-9.-]+$/i.test(name);
+  return valid && /^(\[[^\]]+\]|[^:/]+)(:\d{1,5})?$/.test(host)
+    ? `${req.protocol}://${host}`
+    : undefined;
+}
+
+/**
  * `GET /spotify/auth/status`, `POST /spotify/auth/start` and `POST /spotify/auth/disconnect`,
  * behind the API's own guard (a bearer token, or the session cookie plus `X-CSRF-Token` for the
  * POSTs). `current` gives the plugin's state as it is at request time.
@@ -48,11 +87,11 @@ export function authRoutes(
 ): void {
   const guard = { preHandler: requireUser };
 
-  app.get(AUTH_ROUTES.status, guard, async (_req, reply) => {
+  app.get(AUTH_ROUTES.status, guard, async (req, reply) => {
     noStore(reply);
     const state = current();
     return state
-      ? spotifyAuthStatus(state, AbortSignal.timeout(STATUS_TIMEOUT_MS))
+      ? spotifyAuthStatus(state, AbortSignal.timeout(STATUS_TIMEOUT_MS), redirectFor(state, req))
       : NOT_CONFIGURED;
   });
 
@@ -62,11 +101,23 @@ export function authRoutes(
     const state = current();
     if (!state) throw notConfigured();
     const connected = state.auth.tokens() !== undefined;
+    const redirectUri = redirectFor(state, req);
+    const returnTo = browserOrigin(req);
     const { url, expiresAt } = state.auth.authorizeUrl({
       showDialog: body.show_dialog ?? connected,
+      redirectUri,
+      ...(returnTo ? { returnTo } : {}),
     });
-    state.log.info({ user: req.principal?.username }, 'Spotify authorization started');
-    return { url, expires_at: Math.round(expiresAt / 1000), already_connected: connected };
+    state.log.info(
+      { user: req.principal?.username, redirect_uri: redirectUri },
+      'Spotify authorization started',
+    );
+    return {
+      url,
+      expires_at: Math.round(expiresAt / 1000),
+      already_connected: connected,
+      redirect_uri: redirectUri,
+    };
   });
 
   app.post(AUTH_ROUTES.disconnect, guard, async (req, reply) => {

@@ -55,4 +55,6 @@ export interface StartAnswer {
   expires_at: number;
   /** Tokens are stored already: completing this replaces them. */
   already_connected: boolean;
+  /** The redirect URI this authorization uses: the one to register in the Spotify app. */
+  redirect_uri: string;
 }

@@ -21,6 +21,7 @@ const seconds = (ms: number) => Math.round(ms / 1000);
 export async function spotifyAuthStatus(
   state: SpotifyState,
   signal?: AbortSignal,
+  redirectUri = state.auth.redirectUri,
 ): Promise<SpotifyAuthStatus> {
   const { config, auth } = state;
   let userError: string | null = null;
@@ -38,7 +39,7 @@ export async function spotifyAuthStatus(
     configured: true,
     connected: tokens !== undefined,
     client_id: config.client_id,
-    redirect_uri: config.redirect_uri,
+    redirect_uri: redirectUri,
     flow: config.client_secret ? 'client_secret' : 'pkce',
     user: tokens?.user ?? null,
     user_error: tokens ? userError : null,

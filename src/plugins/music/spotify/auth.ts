@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from '../../../core/logger.ts';
 import { PipitError } from '../../../core/errors.ts';
 import type { PluginKv } from '../../../store/plugin-kv.ts';
-import { SCOPES } from './config.ts';
+import { DEFAULT_REDIRECT_URI, SCOPES } from './config.ts';
 import type { SpotifyConfig } from './config.ts';
 import type { Timers } from './timers.ts';
 import { requestToken } from './token-endpoint.ts';
@@ -21,6 +21,8 @@ const base64url = (bytes: Buffer) => bytes.toString('base64url');
 export interface CallbackOutcome {
   status: number;
   text: string;
+  /** The origin the user started from, when the authorization recorded one. */
+  returnTo?: string;
 }
 
 /**
@@ -40,11 +42,25 @@ export class SpotifyAuth {
   #refreshing: Promise<TokenRecord> | undefined;
   #lastUrl: { url: string; expiresAt: number } | undefined;
 
-  constructor(config: SpotifyConfig, kv: PluginKv, log: Logger, timers: Timers) {
+  /**
+   * The redirect URI used where no browser is involved (the CLI, an action's "open this address"):
+   * `redirect_uri` when configured, else the loopback address on the service's configured port.
+   * The web UI's Connect passes one derived from the request instead (auth-routes.ts).
+   */
+  readonly redirectUri: string;
+
+  constructor(
+    config: SpotifyConfig,
+    kv: PluginKv,
+    log: Logger,
+    timers: Timers,
+    defaultRedirectUri = DEFAULT_REDIRECT_URI,
+  ) {
     this.config = config;
     this.kv = kv;
     this.log = log;
     this.timers = timers;
+    this.redirectUri = config.redirect_uri ?? defaultRedirectUri;
   }
 
   /** The stored tokens for this client ID, if any (read from the DB: the CLI may have written them). */
@@ -57,11 +73,14 @@ export class SpotifyAuth {
   /**
    * A new authorization address with a random, single-use, expiring `state` stored in the DB.
    * `showDialog` makes Spotify ask again even when the user approved before (to switch accounts).
+   * `redirectUri` overrides {@link redirectUri} for this one authorization (the code exchange
+   * must repeat it, so it is stored with the state); `returnTo` is the origin the user started
+   * from, where the callback page sends them back.
    *
    * @example
    * const { url, state, expiresAt } = auth.authorizeUrl({ showDialog: true });
    */
-  authorizeUrl(opts: { showDialog?: boolean } = {}): {
+  authorizeUrl(opts: { showDialog?: boolean; redirectUri?: string; returnTo?: string } = {}): {
     url: string;
     state: string;
     expiresAt: number;
@@ -70,7 +89,7 @@ export class SpotifyAuth {
     const params = new URLSearchParams({
       client_id: this.config.client_id,
       response_type: 'code',
-      redirect_uri: this.config.redirect_uri,
+      redirect_uri: opts.redirectUri ?? this.redirectUri,
       // Spotify reads space-separated scopes (SPEC's "comma-separated" would be rejected).
       scope: SCOPES.join(' '),
       state,
@@ -90,6 +109,8 @@ export class SpotifyAuth {
       expires_at: expiresAt,
       url,
       ...(verifier ? { code_verifier: verifier } : {}),
+      ...(opts.redirectUri ? { redirect_uri: opts.redirectUri } : {}),
+      ...(opts.returnTo ? { return_to: opts.returnTo } : {}),
     };
     this.kv.set(STATES_KEY, states);
     this.#lastUrl = { url, expiresAt };
@@ -164,20 +185,25 @@ export class SpotifyAuth {
     }
     delete states[state];
     this.kv.set(STATES_KEY, states);
+    const back = pending.return_to ? { returnTo: pending.return_to } : {};
     if (typeof query.error === 'string') {
       const hint =
         query.error === 'access_denied'
           ? ' (access was declined; an app in Development Mode also turns away accounts not listed under its User Management)'
           : '';
-      return { status: 400, text: `Spotify did not authorize Pipit: ${query.error}${hint}.` };
+      return {
+        status: 400,
+        text: `Spotify did not authorize Pipit: ${query.error}${hint}.`,
+        ...back,
+      };
     }
     if (typeof query.code !== 'string' || !query.code) {
-      return { status: 400, text: 'The callback carries no authorization code.' };
+      return { status: 400, text: 'The callback carries no authorization code.', ...back };
     }
     const form: Record<string, string> = {
       grant_type: 'authorization_code',
       code: query.code,
-      redirect_uri: this.config.redirect_uri,
+      redirect_uri: pending.redirect_uri ?? this.redirectUri,
     };
     if (pending.code_verifier) {
       form.client_id = this.config.client_id;
@@ -188,13 +214,18 @@ export class SpotifyAuth {
       this.#store(answer, undefined);
     } catch (err) {
       this.log.warn({ err }, 'Spotify authorization: the code exchange failed');
-      return { status: 502, text: `The code exchange failed: ${(err as Error).message}` };
+      return {
+        status: 502,
+        text: `The code exchange failed: ${(err as Error).message}`,
+        ...back,
+      };
     }
     this.#lastUrl = undefined;
     this.log.info('Spotify authorized: tokens stored');
     return {
       status: 200,
       text: 'Pipit is now authorized to use Spotify. You can close this window.',
+      ...back,
     };
   }
 

@@ -21,10 +21,11 @@ const PROFILE_TIMEOUT_MS = 5000;
 export async function finishAuthorization(
   state: SpotifyState,
   query: Record<string, unknown>,
-): Promise<{ status: number; view: CallbackView }> {
+): Promise<{ status: number; view: CallbackView; returnTo?: string }> {
   const outcome = await state.auth.completeAuthorization(query);
+  const back = outcome.returnTo ? { returnTo: outcome.returnTo } : {};
   if (outcome.status !== 200) {
-    return { status: outcome.status, view: { ok: false, text: outcome.text } };
+    return { status: outcome.status, view: { ok: false, text: outcome.text }, ...back };
   }
   state.devices = undefined;
   const user = await currentProfile(state, AbortSignal.timeout(PROFILE_TIMEOUT_MS)).catch(
@@ -33,7 +34,11 @@ export async function finishAuthorization(
       return undefined;
     },
   );
-  return { status: 200, view: { ok: true, text: outcome.text, ...(user ? { user } : {}) } };
+  return {
+    status: 200,
+    view: { ok: true, text: outcome.text, ...(user ? { user } : {}) },
+    ...back,
+  };
 }
 
 /**
@@ -45,14 +50,10 @@ export async function finishAuthorization(
  * callbackRoute(app, () => state);
  */
 export function callbackRoute(app: FastifyInstance, current: () => SpotifyState | undefined): void {
-  // Relative links keep working behind a reverse proxy that serves Pipit under a prefix.
-  const links = {
-    stylesheet: `${CALLBACK_PATH.split('/').pop()!}.css`,
-    returnTo: '../settings/integrations',
-  };
+  const stylesheet = `${CALLBACK_PATH.split('/').pop()!}.css`;
   app.get(CALLBACK_PATH, async (req, reply) => {
     const state = current();
-    const { status, view } = state
+    const { status, view, returnTo } = state
       ? await finishAuthorization(state, req.query as Record<string, unknown>)
       : {
           status: 404,
@@ -62,7 +63,18 @@ export function callbackRoute(app: FastifyInstance, current: () => SpotifyState 
       .code(status)
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(callbackPage(view, links));
+      .send(
+        callbackPage(view, {
+          stylesheet,
+          // Back to the origin the user started from when Spotify called back on another one (a
+          // loopback IP literal, while the session belongs to the address the user browses, often
+          // localhost). Relative otherwise, which keeps working behind a proxy under a prefix.
+          returnTo:
+            returnTo && returnTo !== `${req.protocol}://${req.host}`
+              ? `${returnTo}/settings/integrations`
+              : '../settings/integrations',
+        }),
+      );
   });
   app.get(`${CALLBACK_PATH}.css`, async (_req, reply) =>
     reply

@@ -1,7 +1,22 @@
 import { z } from 'zod';
 
-/** Where Spotify's callback lands by default: the service's own port, on the loopback literal. */
+/** Where Spotify's callback lands by default on the default port (8008), on the loopback literal. */
 export const DEFAULT_REDIRECT_URI = 'http://127.0.0.1:8008/spotify/auth_callback';
+
+/**
+ * The default redirect URI for a service on `port`: Spotify accepts plain http only on the
+ * loopback IP literals (`127.0.0.1`, `[::1]`), never on `localhost` or another name.
+ *
+ * @example
+ * loopbackRedirectUri(8123); // 'http://127.0.0.1:8123/spotify/auth_callback'
+ * loopbackRedirectUri(8123, '[::1]'); // 'http://[::1]:8123/spotify/auth_callback'
+ */
+export function loopbackRedirectUri(
+  port: number,
+  host: '127.0.0.1' | '[::1]' = '127.0.0.1',
+): string {
+  return `http://${host}:${port}/spotify/auth_callback`;
+}
 
 /**
  * The `music.spotify:` (alias `music.streaming:`) configuration section.
@@ -18,8 +33,10 @@ export const SpotifyConfig = z.strictObject({
     .describe('client secret of the app; without it the authorization uses PKCE'),
   redirect_uri: z
     .url({ protocol: /^https?$/ })
-    .default(DEFAULT_REDIRECT_URI)
-    .describe('the /spotify/auth_callback address whitelisted in the Spotify app'),
+    .optional()
+    .describe(
+      'the /spotify/auth_callback address registered in the Spotify app (default: http://127.0.0.1:<backend.http.port>/spotify/auth_callback; set an https address to connect from another machine)',
+    ),
   api_url: z
     .url({ protocol: /^https?$/ })
     .default('https://api.spotify.com/v1')

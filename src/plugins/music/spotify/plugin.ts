@@ -8,7 +8,7 @@ import { searchActions } from './actions/search.ts';
 import { statusActions } from './actions/status.ts';
 import { SpotifyAuth } from './auth.ts';
 import { SpotifyClient } from './client.ts';
-import { SpotifyConfig } from './config.ts';
+import { DEFAULT_REDIRECT_URI, loopbackRedirectUri, SpotifyConfig } from './config.ts';
 import { spotifyHttp } from './http.ts';
 import type { SpotifyState } from './state.ts';
 import { realTimers } from './timers.ts';
@@ -29,11 +29,15 @@ export default definePlugin<SpotifyConfig, SpotifyState>({
     ...searchActions,
   ],
   init: ({ config, log, services }) => {
+    // The default redirect names the service's configured port (8008 when it has none, or 0:
+    // the web UI's Connect then uses the port it was reached on).
+    const http = services.configValue('backend.http') as { port?: number } | undefined;
     const auth = new SpotifyAuth(
       config,
       services.store.pluginKv('music.spotify'),
       log,
       realTimers(),
+      http?.port ? loopbackRedirectUri(http.port) : DEFAULT_REDIRECT_URI,
     );
     const client = new SpotifyClient(config, auth, log, services.metrics);
     return { config, auth, client, log, devices: undefined };
