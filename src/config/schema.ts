@@ -109,6 +109,23 @@ export const HttpConfig = z
       .max(1_000_000)
       .default(4096)
       .describe('open connections (HTTP and WebSocket) above which new ones are refused'),
+    max_connections_per_address: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(256)
+      .describe(
+        'open connections from one client address above which its new ones are refused (behind a reverse proxy, every client has the address of the proxy: raise it)',
+      ),
+    unauthenticated_idle_timeout_seconds: z
+      .number()
+      .min(0.1)
+      .max(3600)
+      .default(5)
+      .describe(
+        'a kept-alive connection that has carried no authenticated request is closed after this long idle (idle_timeout_seconds if shorter)',
+      ),
     shutdown_grace_seconds: z
       .number()
       .min(0)

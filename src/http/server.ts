@@ -1,12 +1,14 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import Fastify from 'fastify';
-import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/auth.ts';
 import { PipitError } from '../core/errors.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { Service } from '../service.ts';
 import { jsonTextTooDeep, tooDeep } from '../core/json-limits.ts';
 import { clientErrorHandler } from './client-errors.ts';
+import { limitConnections, markAuthenticated } from './connection-limits.ts';
 import { lazySchemaCompilers } from './lazy-compilers.ts';
 import { logSerializers } from './log.ts';
 import { requireUser } from './guard.ts';
@@ -22,6 +24,9 @@ import { reloadRoute } from './routes/reload.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { serveSpaFallback, uiRoutes, wantsSpaPage } from './routes/ui.ts';
 import { wsRoutes } from './ws/routes.ts';
+
+const principalOf = Symbol('principal');
+type WithPrincipal = FastifyRequest & { [principalOf]?: Principal | null };
 
 // Fastify's own errors (body parsing, limits) in Pipit's terms, with messages that say the fix.
 function fromFastifyError(err: FastifyError, maxBody: number): PipitError | undefined {
@@ -107,7 +112,22 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
     },
   });
   app.server.maxConnections = http.max_connections;
-  app.decorateRequest('principal', null);
+  limitConnections(app.server, {
+    perAddress: http.max_connections_per_address,
+    unauthenticatedIdleMs: http.unauthenticated_idle_timeout_seconds * 1000,
+    log,
+  });
+  // Setting a request's principal (wherever it is authenticated) also marks its connection as
+  // authenticated: it keeps the normal keep-alive timeout (see limitConnections).
+  app.decorateRequest('principal', {
+    getter(this: WithPrincipal) {
+      return this[principalOf] ?? null;
+    },
+    setter(this: WithPrincipal, value: Principal | null) {
+      this[principalOf] = value;
+      if (value) markAuthenticated(this.raw.socket);
+    },
+  });
   // The API takes JSON only: a text/plain body is refused with 415 and the fix, rather than parsed
   // into a string that fails later with a vaguer 400. Web hooks add their own parsers in their scope.
   app.removeContentTypeParser('text/plain');

@@ -1,5 +1,4 @@
-// Issue 10, item 4: stalled clients are disconnected within the configured timeouts, and the
-// connection cap holds.
+// Stalled clients are disconnected within the configured timeouts, and the connection cap holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpConfig } from '../../src/config/schema.ts';
 import { listening } from './helpers.ts';
