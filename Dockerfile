@@ -7,14 +7,26 @@
 # scripts/docker-steps.sh performs these steps without Docker, and test/deploy/deploy.test.ts checks
 # that it copies the same files into the runtime stage: change both together.
 
-# --- builder: all dependencies, then the build, then only the production dependencies ----------
-FROM node:24-bookworm-slim AS builder
+# --- deps: the dependencies alone, from the lock file ----------------------------------------
+# Only package.json and the lock file are copied before `npm ci`, so this layer (the slow one) is
+# reused until the dependencies change: a source change rebuilds from the builder stage on.
+FROM node:24-bookworm-slim AS deps
 WORKDIR /src
+COPY package.json package-lock.json ./
+# --ignore-scripts: the sources are not here yet, so the "prepare" build cannot run. The only
+# dependency with an install script is the `node` package, a second Node.js 24 for machines whose
+# own Node is older; the image has Node.js 24, so it is removed before anything runs.
+RUN npm ci --ignore-scripts --no-audit --no-fund \
+ && rm -rf node_modules/node node_modules/.bin/node
+
+# --- builder: the sources, the build, then only the production dependencies -----------------
+# npm prune puts back what the lock file lists, the `node` package included: it is removed again.
+FROM deps AS builder
 COPY . .
-# `npm ci` builds dist/ (tsc) and web/dist/ (vite) through the "prepare" script; the prune then
-# removes the dev dependencies (the compiler, vite, the test tools) from node_modules.
-RUN npm ci --no-audit --no-fund \
- && npm prune --omit=dev --no-audit --no-fund
+RUN npm run build --silent \
+ && npm run build:web --silent \
+ && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
+ && rm -rf node_modules/node node_modules/.bin/node
 
 # --- runtime -----------------------------------------------------------------------------------
 FROM node:24-bookworm-slim

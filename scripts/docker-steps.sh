@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Performs the Dockerfile's steps without Docker, in a temporary directory, and checks the result:
 #
-#   builder  COPY . .  (the files .dockerignore lets through), npm ci (builds), npm prune --omit=dev
+#   deps     COPY package.json package-lock.json, npm ci --ignore-scripts, remove the `node` package
+#   builder  COPY . .  (the files .dockerignore lets through), npm run build, build:web, npm prune
 #   runtime  the runtime stage's COPYs, nothing else (the builder is deleted before the start)
 #   run      `node bin/pipit.js start` with deploy/docker-config.yaml (its workdir, port and bind
 #            address swapped for a temporary directory, port 0 and 127.0.0.1), as an unprivileged
@@ -68,9 +69,15 @@ export PATH="$WORK/node-bin:$PATH"
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 echo "node $(node --version) ($NODE), npm $(npm --version), in $WORK"
 
+# --- deps -------------------------------------------------------------------------------------
+step "deps: COPY package.json package-lock.json; RUN npm ci --ignore-scripts; remove the node package"
+mkdir -p "$BUILDER"
+cp "$REPO/package.json" "$REPO/package-lock.json" "$BUILDER/"
+(cd "$BUILDER" && npm ci --ignore-scripts --no-audit --no-fund && rm -rf node_modules/node node_modules/.bin/node)
+[ -d "$BUILDER/node_modules/typescript" ] || fail "npm ci did not install the dev dependencies"
+
 # --- builder ----------------------------------------------------------------------------------
 step "builder: COPY . .  (the build context: $REPO without what .dockerignore excludes)"
-mkdir -p "$BUILDER"
 # Docker's .dockerignore rules: patterns relative to the context's root, `*` and `?` within one
 # path segment, `**` across segments, a pattern matching a directory excludes all below it, and
 # the last matching line wins (`!pattern` re-includes).
@@ -124,14 +131,13 @@ tar -C "$REPO" --null --no-recursion -T "$WORK/context.list" -cf - | tar -C "$BU
 echo "$(tr -cd '\0' <"$WORK/context.list" | wc -c) files"
 [ -f "$BUILDER/package-lock.json" ] || fail "package-lock.json is not in the build context"
 
-step "builder: RUN npm ci  (installs everything; the prepare script builds dist/ and web/dist/)"
-(cd "$BUILDER" && npm ci --no-audit --no-fund)
-[ -f "$BUILDER/dist/cli/main.js" ] || fail "npm ci did not build dist/cli/main.js"
-[ -f "$BUILDER/web/dist/index.html" ] || fail "npm ci did not build web/dist/index.html"
-
-step "builder: RUN npm prune --omit=dev"
-(cd "$BUILDER" && npm prune --omit=dev --no-audit --no-fund)
+step "builder: RUN npm run build && npm run build:web && npm prune --omit=dev; remove the node package"
+(cd "$BUILDER" && npm run build --silent && npm run build:web --silent)
+[ -f "$BUILDER/dist/cli/main.js" ] || fail "the build did not write dist/cli/main.js"
+[ -f "$BUILDER/web/dist/index.html" ] || fail "the build did not write web/dist/index.html"
+(cd "$BUILDER" && npm prune --omit=dev --ignore-scripts --no-audit --no-fund && rm -rf node_modules/node node_modules/.bin/node)
 [ ! -e "$BUILDER/node_modules/typescript" ] || fail "npm prune left the dev dependencies"
+[ ! -e "$BUILDER/node_modules/node" ] || fail "the node package (a second Node.js) is still in node_modules"
 
 # --- runtime ----------------------------------------------------------------------------------
 step "runtime: COPY --from=builder ${RUNTIME_COPIES[*]}; COPY $CONFIG_SOURCE /etc/pipit/config.yaml"

@@ -206,18 +206,35 @@ describe('deploy/pipit.service', () => {
 
 describe('Dockerfile', () => {
   const stages = parseDockerfile(readFileSync(DOCKERFILE, 'utf8'));
-  const builder = stages[0] ?? [];
+  const named = (name: string): Instruction[] =>
+    stages.find((s) => new RegExp(`\\sAS\\s+${name}$`, 'i').test(s[0]!.args)) ?? [];
+  const deps = named('deps');
+  const builder = named('builder');
   const runtime = stages.at(-1) ?? [];
-  const builderDir = argsOf(builder, 'WORKDIR').at(-1) ?? '';
+  const builderDir = argsOf(deps, 'WORKDIR').at(-1) ?? '';
 
-  it('builds in a builder stage with npm ci and prunes the dev dependencies', () => {
-    expect(stages.length).toBeGreaterThanOrEqual(2);
-    expect(builder[0]!.args).toMatch(/^node:24-bookworm-slim\s+AS\s+builder$/i);
+  it('installs the dependencies from the lock file alone, then builds, then prunes the dev dependencies', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(3);
+    expect(deps[0]!.args).toMatch(/^node:24-bookworm-slim\s+AS\s+deps$/i);
+    expect(builder[0]!.args).toMatch(/^deps\s+AS\s+builder$/i);
     expect(runtime[0]!.args).toBe('node:24-bookworm-slim');
-    const runs = argsOf(builder, 'RUN').join(' && ');
-    expect(runs).toMatch(/\bnpm ci\b/);
-    expect(runs).toMatch(/\bnpm prune --omit=dev\b/);
-    expect(runs.indexOf('npm ci')).toBeLessThan(runs.indexOf('npm prune'));
+    // The layer cache: nothing but the manifest and the lock file before npm ci, so a source
+    // change does not reinstall every dependency.
+    const beforeInstall = deps.slice(
+      0,
+      deps.findIndex((i) => i.keyword === 'RUN'),
+    );
+    expect(argsOf(beforeInstall, 'COPY')).toEqual(['package.json package-lock.json ./']);
+    const install = argsOf(deps, 'RUN').join(' && ');
+    expect(install).toMatch(/\bnpm ci\b/);
+    // The image has Node.js 24: the `node` package (a second one, 189 MB) must not reach it.
+    expect(install).toMatch(/rm -rf node_modules\/node\b/);
+    expect(argsOf(builder, 'COPY')).toEqual(['. .']);
+    const build = argsOf(builder, 'RUN').join(' && ');
+    expect(build).toMatch(/\bnpm run build\b/);
+    expect(build).toMatch(/\bnpm run build:web\b/);
+    expect(build.indexOf('npm run build')).toBeLessThan(build.indexOf('npm prune --omit=dev'));
+    expect(build.slice(build.indexOf('npm prune'))).toMatch(/rm -rf node_modules\/node\b/);
     expect(builderDir).toMatch(/^\//);
   });
 
