@@ -247,17 +247,3 @@ export function toDetail(
     output_truncated: raw.output_truncated === true,
   };
 }
-
-/**
- * True when `needle` (lower case) is in the run's name, arguments, errors or output, compared
- * without case: what `runs.list`'s `text` filter matches.
- *
- * @example
- * textMatches(raw, 'hello'); // true for utils.echo {text: 'Hello'}
- */
-export function textMatches(raw: RawRun, needle: string): boolean {
-  const has = (value: unknown) =>
-    value !== undefined &&
-    (typeof value === 'string' ? value : JSON.stringify(value)).toLowerCase().includes(needle);
-  return has(raw.name) || has(raw.args) || has(raw.errors ?? undefined) || has(raw.output);
-}

@@ -1,35 +1,17 @@
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { runIdAt } from '../core/runs.ts';
 import type { FinishedRun } from '../core/runs.ts';
 import type { WalCheckpointer } from './checkpointer.ts';
 import { BatchWriter } from './run-batch-writer.ts';
-import { decodeBatch, textMatches, toDetail, toStored } from './run-codec.ts';
+import { decodeBatch, toDetail, toStored } from './run-codec.ts';
+import { compileFilter, idNumber } from './run-filter.ts';
+import type { RunFilter } from './run-filter.ts';
 import { RunPruner } from './run-prune.ts';
 import type { RawRun, StoredRun, StoredRunDetail } from './run-codec.ts';
 
 export type { StoredRun, StoredRunDetail } from './run-codec.ts';
 
-/** What `runs.list` filters on; every field narrows the list. */
-export interface RunFilter {
-  action?: string | undefined;
-  outcome?: 'ok' | 'failed' | undefined;
-  /** The transport: http, ws, cli, library, hook, webhook, cron, procedure. */
-  origin?: string | undefined;
-  hook?: string | undefined;
-  cron?: string | undefined;
-  event_id?: string | undefined;
-  /** Epoch ms, inclusive. */
-  since?: number | undefined;
-  /** Epoch ms, exclusive. */
-  until?: number | undefined;
-  /** Substring of the name, arguments, errors or output (any case). */
-  text?: string | undefined;
-  /** Also list procedure, hook and cron steps (default: only what was asked for or triggered). */
-  include_steps?: boolean | undefined;
-  /** Runs that started before this run id (the next page). */
-  before?: string | undefined;
-  limit: number;
-}
+export type { RunFilter } from './run-filter.ts';
 
 interface BatchRow {
   seq: number;
@@ -39,6 +21,10 @@ interface BatchRow {
 
 /** Parsed batches kept between calls (the Runs page polls the newest ones). */
 const CACHED_BATCHES = 16;
+/** Work between two pauses of a sliced list (see `Runs.listSliced`). */
+export const SLICE_MS = 8;
+/** Batches (of up to 256 runs) one query of a scan reads at most. */
+const SEQ_CHUNK = 16;
 
 /**
  * The run history: finished runs written in batches, one row per batch (see `RunHistory`), each
@@ -124,75 +110,80 @@ export class Runs {
     return this.checkpointer?.busy ?? false;
   }
 
-  /** Newest first (by start time). */
+  /** Newest first (by start time), in one go: see {@link Runs.listSliced} for the service's reads. */
   list(filter: RunFilter): StoredRun[] {
-    const where: string[] = [];
-    const params: SQLInputValue[] = [];
-    const sinceId = filter.since === undefined ? -Infinity : runIdAt(filter.since);
-    const untilId = filter.until === undefined ? Infinity : runIdAt(filter.until);
-    const beforeId = filter.before === undefined ? Infinity : idNumber(filter.before);
-    const below = Math.min(untilId, beforeId);
-    if (below !== Infinity) {
-      where.push('min_id < ?');
-      params.push(below);
-    }
-    if (sinceId !== -Infinity) {
-      where.push('max_id >= ?');
-      params.push(sinceId);
-    }
-    if (filter.outcome === 'failed') where.push('failed > 0');
-    else if (filter.outcome === 'ok') where.push('failed < size');
-    // Batches that cannot hold a match are skipped by SQLite, unparsed: a batch's JSON text holds
-    // each of these as JSON.stringify writes it.
-    for (const value of [filter.action, filter.hook, filter.cron, filter.event_id]) {
-      if (value === undefined) continue;
-      where.push('instr(runs, ?) > 0');
-      params.push(JSON.stringify(value));
-    }
-    const needle = filter.text?.toLowerCase();
-    if (filter.text !== undefined && JSON.stringify(filter.text) === `"${filter.text}"`) {
-      // Only text that JSON writes as it is can be looked for in the JSON (LIKE ignores ASCII case).
-      where.push("runs LIKE ? ESCAPE '\\'");
-      params.push(`%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    }
-    const rows = this.db
-      .prepare(
-        `SELECT seq, last_id, runs FROM run_batches ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC`,
-      )
-      .iterate(...params) as Iterator<BatchRow>;
+    const scan = this.scan(filter);
+    for (let step = scan.next(); ; step = scan.next()) if (step.done) return step.value;
+  }
 
+  /**
+   * Newest first, as {@link Runs.list}, in slices of about {@link SLICE_MS} of work with the event
+   * loop served between them: a filter that no batch can skip unparsed (an `origin`, a `text`
+   * found only in old runs) reads the whole history, ~1 s at 100,000 runs.
+   */
+  async listSliced(filter: RunFilter): Promise<StoredRun[]> {
+    const scan = this.scan(filter);
+    for (let step = scan.next(); ; step = scan.next()) {
+      if (step.done) return step.value;
+      this.slices++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Pauses taken by {@link Runs.listSliced} so far (tests: the scan does yield). */
+  slices = 0;
+
+  /**
+   * The scan behind both lists: batches newest first, read {@link SEQ_CHUNK} rows a query (so that
+   * no SQLite call reads the whole table), yielding when a slice has taken {@link SLICE_MS}.
+   * Batches written meanwhile are not seen; batches pruned meanwhile are not read.
+   */
+  private *scan(filter: RunFilter): Generator<void, StoredRun[], void> {
+    const f = compileFilter(filter);
+    const range = this.db
+      .prepare('SELECT min(seq) AS lo, max(seq) AS hi FROM run_batches')
+      .get() as { lo: number | null; hi: number | null };
+    const stmt = this.db.prepare(
+      `SELECT seq, last_id, runs FROM run_batches WHERE seq <= ? AND seq > ?${f.where.map((w) => ` AND ${w}`).join('')} ORDER BY seq DESC`,
+    );
     const found: { raw: RawRun; seq: number }[] = [];
     let cutoff = -Infinity; // the lowest id still in the newest `limit` found
-    for (let next = rows.next(); !next.done; next = rows.next()) {
-      const row = next.value;
-      // Every run in this batch and the older ones started at or before last_id.
-      if (row.last_id < sinceId || row.last_id < cutoff) {
-        rows.return?.();
-        break;
+    let sliceStart = performance.now();
+    scan: for (let top = range.hi ?? 0; range.lo !== null && top >= range.lo; top -= SEQ_CHUNK) {
+      const rows = stmt.all(top, top - SEQ_CHUNK, ...f.params) as unknown as BatchRow[];
+      for (const row of rows) {
+        // Every run in this batch and the older ones started at or before last_id.
+        if (row.last_id < f.sinceId || row.last_id < cutoff) break scan;
+        if (f.batchMayMatch(row.runs))
+          for (const raw of this.batch(row))
+            if (raw.id > cutoff && f.matches(raw)) found.push({ raw, seq: row.seq });
+        if (found.length >= filter.limit) {
+          found.sort((a, b) => b.raw.id - a.raw.id);
+          found.length = filter.limit;
+          cutoff = found.at(-1)!.raw.id;
+        }
+        if (performance.now() - sliceStart >= SLICE_MS) {
+          yield;
+          sliceStart = performance.now();
+        }
       }
-      for (const raw of this.batch(row)) {
-        if (raw.id < sinceId || raw.id >= below || raw.id <= cutoff) continue;
-        if (!filter.include_steps && raw.parent_id != null) continue;
-        if (filter.action !== undefined && raw.name !== filter.action) continue;
-        if (filter.outcome !== undefined && raw.outcome !== filter.outcome) continue;
-        if (filter.origin !== undefined && raw.transport !== filter.origin) continue;
-        if (filter.hook !== undefined && raw.trigger?.hook !== filter.hook) continue;
-        if (filter.cron !== undefined && raw.trigger?.cron !== filter.cron) continue;
-        if (filter.event_id !== undefined && raw.trigger?.event_id !== filter.event_id) continue;
-        if (needle !== undefined && !textMatches(raw, needle)) continue;
-        found.push({ raw, seq: row.seq });
-      }
-      if (found.length >= filter.limit) {
-        found.sort((a, b) => b.raw.id - a.raw.id);
-        found.length = filter.limit;
-        cutoff = found.at(-1)!.raw.id;
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        yield;
+        sliceStart = performance.now();
       }
     }
     found.sort((a, b) => b.raw.id - a.raw.id);
     const tokens = this.tokenNames();
-    return found
-      .slice(0, filter.limit)
-      .map(({ raw, seq }) => toStored(raw, this.stepsOf(raw, seq), tokens));
+    const out: StoredRun[] = [];
+    // Counting a run's steps reads the batches written while it ran: 500 hooks are 500 reads.
+    for (const { raw, seq } of found.slice(0, filter.limit)) {
+      out.push(toStored(raw, this.stepsOf(raw, seq), tokens));
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        yield;
+        sliceStart = performance.now();
+      }
+    }
+    return out;
   }
 
   /** One run with its output, or undefined. */
@@ -295,9 +286,4 @@ export class Runs {
   }
 }
 
-/** What a run id looks like (core/runs.ts `newRunId`). */
-export const RUN_ID = /^\d{1,16}$/;
-
-function idNumber(id: string): number {
-  return RUN_ID.test(id) ? Number(id) : -1;
-}
+export { RUN_ID } from './run-filter.ts';
