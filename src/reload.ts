@@ -3,6 +3,7 @@ import { loadConfig } from './config/load.ts';
 import type { LoadedConfig } from './config/load.ts';
 import { PipitError, toPipitError } from './core/errors.ts';
 import { loadEnabledPlugins } from './plugins/catalog.ts';
+import { refuseFileRootsOverPipit } from './plugins/file/own-files.ts';
 import type { Service } from './service.ts';
 import { buildUserLayer, installUserLayer } from './user-layer.ts';
 
@@ -54,6 +55,8 @@ export async function reloadService(service: Service): Promise<ReloadResult> {
     next = loadConfig({ path: before.path, plugins: service.plugins });
     // Sections of plugins that were off are checked too (their modules load for it).
     next = (await loadEnabledPlugins(next, service.plugins)).config;
+    // A new scripts_dir applies now, new file.roots at the next start: both meet the running roots.
+    refuseFileRootsOverPipit(next, [before]);
     layer = await buildUserLayer(next, service.services, {
       generation: ++generation,
       loadScripts: true,

@@ -22,6 +22,7 @@ import { Scheduler } from './cron/scheduler.ts';
 import { attachService } from './scripts/attached.ts';
 import type { LoadedScripts } from './scripts/loader.ts';
 import { buildUserLayer, installUserLayer } from './user-layer.ts';
+import { pipitFilesOf } from './plugins/file/own-files.ts';
 import { Store } from './store/store.ts';
 
 /** A running Pipit instance without transports: what HTTP, the CLI and `run()` all sit on. */
@@ -121,6 +122,8 @@ export async function createService(
   const scheduler = new Scheduler(log.child({ component: 'cron' }), runs);
   if (cluster) scheduler.claim = cluster.claim.bind(cluster);
 
+  // The configuration as it runs: a reload replaces service.config (scripts_dir may change).
+  let running = () => config;
   const services: Services = {
     deviceId: config.deviceId,
     log,
@@ -140,6 +143,7 @@ export async function createService(
     metrics,
     ...(cluster ? { cluster } : {}),
     configValue: configView(config),
+    pipitFiles: () => pipitFilesOf(running()),
     async run(action, args = {}, runOpts = {}) {
       const { message } = await services.execute(
         { type: 'request', action, args },
@@ -211,6 +215,7 @@ export async function createService(
       if (attachedToLibrary) attachService(undefined);
     },
   };
+  running = () => service.config;
   // Scripts come last: their hooks and procedures may use everything above, and `run()` inside
   // them must reach this service.
   if (opts.loadScripts !== false) {

@@ -27,6 +27,15 @@ export interface MetricsHooks {
   upstreamCall(api: string, method: string, status: number | 'error'): void;
 }
 
+/** Where Pipit keeps its own files, which plugins that touch files keep away from. */
+export interface PipitFiles {
+  /** The configuration file and the files it includes. */
+  configFiles: readonly string[];
+  configDir: string;
+  workdir: string;
+  scriptsDir: string;
+}
+
 /**
  * The shared services every plugin, transport and script reaches through one object. Built once by
  * `createService` (src/service.ts); parts added by later subsystems (events, cron) hang off it too.
@@ -51,6 +60,8 @@ export interface Services {
   cluster?: ClusterPort;
   /** `Config.get(key)` for expressions: a read-only, credential-free view of the configuration. */
   configValue(key: string): unknown;
+  /** Pipit's own files as the running configuration has them (absent where no config is loaded). */
+  pipitFiles?(): PipitFiles;
   /**
    * Runs an action and returns its output, throwing a PipitError with the `errors` on failure.
    *

@@ -2,36 +2,39 @@ import { cp, lstat, rename as renamePath, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { PipitError } from '../../core/errors.ts';
-import { replaceAtomically, withPathLock } from './atomic.ts';
+import { openRegular, replaceAtomically, withPathLock } from './atomic.ts';
 import { fsCall, fsError } from './errors.ts';
 import { checkReplaceable, notRegular } from './kinds.ts';
 import { PathParam, fileAction } from './params.ts';
 import type { FileState } from './state.ts';
+import type { Walked } from './walk.ts';
 
-const isDir = (path: string) =>
-  stat(path).then(
+const isDir = (at: string) =>
+  stat(at).then(
     (s) => s.isDirectory(),
     () => false,
   );
-const exists = (path: string) =>
-  lstat(path).then(
+const exists = (at: string) =>
+  lstat(at).then(
     () => true,
     () => false,
   );
 
-// A target that is an existing directory receives the source inside it, as cp and mv do.
+// A target that is an existing directory receives the source inside it, as cp and mv do. The
+// result is walked (held) and must be closed.
 async function intoDirectory(
   state: FileState,
   action: string,
   target: string,
-  source: string,
+  sourceName: string,
   follow: boolean,
-): Promise<string> {
-  const resolved = await state.guard.resolve({ action, param: 'target' }, target, { follow });
-  if (!(await isDir(resolved))) return resolved;
-  return state.guard.resolve({ action, param: 'target' }, join(resolved, basename(source)), {
-    follow,
-  });
+): Promise<Walked> {
+  const use = { action, param: 'target' };
+  const walked = await state.guard.open(use, target, { follow, intent: 'change' });
+  if (!(await isDir(walked.at))) return walked;
+  const inner = join(walked.path, sourceName);
+  await walked.close();
+  return state.guard.open(use, inner, { follow, intent: 'change' });
 }
 
 function refuseExisting(action: string, path: string): never {
@@ -58,45 +61,78 @@ export const copy = fileAction({
   },
   run: async ({ source, target, overwrite, recursive }, { state }) => {
     const action = 'file.copy';
-    const src = await state.guard.resolve({ action, param: 'source' }, source);
-    const srcStat = await fsCall(action, src, () => stat(src));
-    // Reading a FIFO would wait for a writer forever, and a device may never end.
-    if (!srcStat.isFile() && !srcStat.isDirectory()) {
-      throw notRegular(
-        action,
-        'source',
-        src,
-        srcStat,
-        'copy a regular file, or a directory with recursive: true',
-      );
-    }
-    const dst = await intoDirectory(state, action, target, src, true);
-    if (!overwrite && (await exists(dst))) refuseExisting(action, dst);
-    if (srcStat.isDirectory()) {
-      if (!recursive) {
-        throw new PipitError(
-          'ACTION_FAILED',
-          `${action}: ${src} is a directory: pass recursive: true to copy it with its content`,
-        );
-      }
-      // Symbolic links are copied as links; reading through one later is checked against the roots.
-      await fsCall(action, dst, () =>
-        cp(src, dst, {
-          recursive: true,
-          force: overwrite,
-          errorOnExist: !overwrite,
-          verbatimSymlinks: true,
-        }),
-      );
-    } else {
-      await checkReplaceable(action, 'target', dst);
-      await fsCall(action, dst, () =>
-        withPathLock(dst, () => replaceAtomically(dst, async () => undefined, { startFrom: src })),
-      );
-    }
-    return { source: src, target: dst };
+    return state.guard.with(
+      { action, param: 'source' },
+      source,
+      { intent: 'read' },
+      async (src) => {
+        const srcStat = await fsCall(action, src.path, () => lstat(src.at));
+        // Reading a FIFO would wait for a writer forever, and a device may never end.
+        if (!srcStat.isFile() && !srcStat.isDirectory()) {
+          throw notRegular(
+            action,
+            'source',
+            src.path,
+            srcStat,
+            'copy a regular file, or a directory with recursive: true',
+          );
+        }
+        if (srcStat.isDirectory() && !recursive) {
+          throw new PipitError(
+            'ACTION_FAILED',
+            `${action}: ${src.path} is a directory: pass recursive: true to copy it with its content`,
+          );
+        }
+        const dst = await intoDirectory(state, action, target, basename(src.path), true);
+        try {
+          if (!overwrite && (await exists(dst.at))) refuseExisting(action, dst.path);
+          if (srcStat.isDirectory()) await copyTree(action, src, dst, overwrite);
+          else await copyFile(action, src, dst);
+          return { source: src.path, target: dst.path };
+        } finally {
+          await dst.close();
+        }
+      },
+    );
   },
 });
+
+// Symbolic links are copied as links; reading through one later is checked against the roots.
+async function copyTree(action: string, src: Walked, dst: Walked, overwrite: boolean) {
+  // cp follows a link it finds in an existing target tree, so a tree is never merged into one:
+  // a link there to outside the roots would take the copy along.
+  if (await exists(dst.at)) {
+    throw new PipitError(
+      'ACTION_FAILED',
+      `${action}: ${dst.path} already exists, and a directory is copied only to a new path: delete it first (file.rmdir with recursive: true), or choose another target`,
+      { details: { path: dst.path } },
+    );
+  }
+  await fsCall(action, dst.path, () =>
+    cp(src.at, dst.at, {
+      recursive: true,
+      force: overwrite,
+      errorOnExist: !overwrite,
+      verbatimSymlinks: true,
+    }),
+  );
+}
+
+async function copyFile(action: string, src: Walked, dst: Walked) {
+  await checkReplaceable(action, 'target', dst);
+  const from = await fsCall(action, src.path, () => openRegular(src.at));
+  if (!from.handle) {
+    throw notRegular(action, 'source', src.path, from.st, 'copy a regular file');
+  }
+  const startFrom = { handle: from.handle, st: from.st };
+  try {
+    await fsCall(action, dst.path, () =>
+      withPathLock(dst.path, () => replaceAtomically(dst, async () => undefined, { startFrom })),
+    );
+  } finally {
+    await from.handle.close();
+  }
+}
 
 // rename(2) reports these about the target, not the source.
 const TARGET_ERRORS: Record<string, string> = {
@@ -105,25 +141,26 @@ const TARGET_ERRORS: Record<string, string> = {
   EISDIR: 'is a directory, and a file cannot replace it',
 };
 
-async function movePath(action: string, src: string, dst: string): Promise<void> {
+async function movePath(action: string, src: Walked, dst: Walked): Promise<void> {
   try {
-    await renamePath(src, dst);
+    // Both names are taken inside their held directories: rename(2) follows no link in them.
+    await renamePath(src.at, dst.at);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     const what = TARGET_ERRORS[code];
     if (what !== undefined) {
       throw new PipitError(
         'ACTION_FAILED',
-        `${action}: cannot move ${src} to ${dst}: the target ${dst} ${what}: delete or move it first, or choose another target`,
-        { cause: err, details: { path: dst, source: src, errno: code } },
+        `${action}: cannot move ${src.path} to ${dst.path}: the target ${dst.path} ${what}: delete or move it first, or choose another target`,
+        { cause: err, details: { path: dst.path, source: src.path, errno: code } },
       );
     }
-    if (code !== 'EXDEV') throw fsError(action, src, err);
+    if (code !== 'EXDEV') throw fsError(action, src.path, err);
     // Another file system: copy, then remove the original.
-    await fsCall(action, dst, () =>
-      cp(src, dst, { recursive: true, force: true, verbatimSymlinks: true }),
+    await fsCall(action, dst.path, () =>
+      cp(src.at, dst.at, { recursive: true, force: true, verbatimSymlinks: true }),
     );
-    await fsCall(action, src, () => rm(src, { recursive: true }));
+    await fsCall(action, src.path, () => rm(src.at, { recursive: true }));
   }
 }
 
@@ -140,13 +177,20 @@ export const move = fileAction({
   },
   run: async ({ source, target, overwrite }, { state }) => {
     const action = 'file.move';
-    const src = await state.guard.resolve({ action, param: 'source' }, source, { follow: false });
-    state.guard.refuseRoot(action, '"source"', src, 'moved');
-    await fsCall(action, src, () => lstat(src));
-    const dst = await intoDirectory(state, action, target, src, false);
-    if (!overwrite && (await exists(dst))) refuseExisting(action, dst);
-    await movePath(action, src, dst);
-    return { source: src, target: dst };
+    const use = { action, param: 'source' };
+    const opts = { follow: false, intent: 'change' } as const;
+    return state.guard.with(use, source, opts, async (src) => {
+      state.guard.refuseRoot(action, '"source"', src.path, 'moved');
+      await fsCall(action, src.path, () => lstat(src.at));
+      const dst = await intoDirectory(state, action, target, src.name, false);
+      try {
+        if (!overwrite && (await exists(dst.at))) refuseExisting(action, dst.path);
+        await movePath(action, src, dst);
+        return { source: src.path, target: dst.path };
+      } finally {
+        await dst.close();
+      }
+    });
   },
 });
 
@@ -160,13 +204,16 @@ export const rename = fileAction({
   },
   run: async ({ file, name }, { state }) => {
     const action = 'file.rename';
-    const src = await state.guard.resolve({ action, param: 'file' }, file, { follow: false });
-    state.guard.refuseRoot(action, '"file"', src, 'moved');
-    const dst = await state.guard.resolve({ action, param: 'name' }, name, { follow: false });
-    // rename(2) replaces an empty directory, so a root could be replaced as well as moved.
-    state.guard.refuseRoot(action, '"name"', dst, 'moved');
-    await fsCall(action, src, () => lstat(src));
-    await movePath(action, src, dst);
-    return { file: src, name: dst };
+    const opts = { follow: false, intent: 'change' } as const;
+    return state.guard.with({ action, param: 'file' }, file, opts, async (src) => {
+      state.guard.refuseRoot(action, '"file"', src.path, 'moved');
+      return state.guard.with({ action, param: 'name' }, name, opts, async (dst) => {
+        // rename(2) replaces an empty directory, so a root could be replaced as well as moved.
+        state.guard.refuseRoot(action, '"name"', dst.path, 'moved');
+        await fsCall(action, src.path, () => lstat(src.at));
+        await movePath(action, src, dst);
+        return { file: src.path, name: dst.path };
+      });
+    });
   },
 });

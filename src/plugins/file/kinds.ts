@@ -1,9 +1,10 @@
 import type { Stats } from 'node:fs';
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, lstat } from 'node:fs/promises';
 import { PipitError } from '../../core/errors.ts';
 import { fsError } from './errors.ts';
 import { octal } from './params.ts';
+import type { Walked } from './walk.ts';
 
 /**
  * What a file-system entry is, in words for messages.
@@ -49,12 +50,18 @@ export function notRegular(
  * or a directory passes (the caller handles those).
  *
  * @example
- * await checkReplaceable('file.write', 'file', '/srv/pipit/notes.txt');
+ * await checkReplaceable('file.write', 'file', walked);
  */
-export async function checkReplaceable(action: string, param: string, path: string): Promise<void> {
+export async function checkReplaceable(
+  action: string,
+  param: string,
+  target: Walked,
+): Promise<void> {
+  const path = target.path;
   let st: Stats;
   try {
-    st = await stat(path);
+    // lstat: the walk resolved any link here; one that appeared since is refused, not followed.
+    st = await lstat(target.at);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw fsError(action, path, err);
@@ -70,7 +77,7 @@ export async function checkReplaceable(action: string, param: string, path: stri
     );
   }
   try {
-    await access(path, constants.W_OK);
+    await access(target.at, constants.W_OK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'EACCES' && code !== 'EPERM') throw fsError(action, path, err);

@@ -1,10 +1,12 @@
 import type { Dirent, Stats } from 'node:fs';
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { basename, join, matchesGlob, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { PipitError } from '../../core/errors.ts';
 import { fsCall } from './errors.ts';
 import { PathParam, fileAction } from './params.ts';
+import { openDirIn, viaDir } from './walk.ts';
+import type { HeldDir } from './walk.ts';
 
 /** One entry of `file.list`. */
 export interface ListEntry {
@@ -52,40 +54,71 @@ export const list = fileAction({
   },
   run: async ({ path, glob, recursive }, { state }) => {
     const action = 'file.list';
-    const dir = await state.guard.resolve(
-      { action, param: 'path' },
-      path ?? state.guard.roots?.[0] ?? '/',
-    );
-    const top = await fsCall(action, dir, () => stat(dir));
-    if (!top.isDirectory()) return [entry(dir, top)];
-    const limit = state.config.max_list_entries;
-    const deep = recursive || (glob !== undefined && (glob.includes('/') || glob.includes('**')));
-    const found: ListEntry[] = [];
-    let visited = 0;
-    const tooMany = (what: string): never => {
-      throw new PipitError(
-        'ACTION_FAILED',
-        `${action}: ${dir} holds more than ${what} (file.max_list_entries): narrow it with "glob" or a deeper "path", or raise file.max_list_entries`,
-        { details: { path: dir, limit } },
-      );
-    };
-    const walk = async (at: string): Promise<void> => {
-      const children = await fsCall(action, at, () => readdir(at, { withFileTypes: true }));
-      for (const child of children) {
-        if (++visited > limit * 10) tooMany(`${limit * 10} entries to look through`);
-        const full = join(at, child.name);
-        const rel = relative(dir, full).split(sep).join('/');
-        if (glob === undefined || matchesGlob(rel, glob)) {
-          // Only a match beyond the limit is too many: entries that do not match may follow.
-          if (found.length >= limit) tooMany(`${limit} matching entries`);
-          const st = await lstat(full).catch(() => undefined);
-          if (st) found.push(entry(full, st));
-        }
-        if (deep && child.isDirectory()) await walk(full);
+    const use = { action, param: 'path' };
+    const start = path ?? state.guard.roots?.[0] ?? '/';
+    return state.guard.with(use, start, { intent: 'look' }, async (w) => {
+      const dir = w.path;
+      const top = await fsCall(action, dir, () => lstat(w.at));
+      if (!top.isDirectory()) return [entry(dir, top)];
+      const held =
+        w.name === '' ? undefined : await fsCall(action, dir, () => openDirIn(w.parent, w.name));
+      try {
+        return await listDir(action, held ?? w.parent, {
+          limit: state.config.max_list_entries,
+          glob,
+          deep: recursive || (glob !== undefined && (glob.includes('/') || glob.includes('**'))),
+        });
+      } finally {
+        await held?.handle.close();
       }
-    };
-    await walk(dir);
-    const rank = (e: ListEntry) => (e.type === 'directory' ? 0 : 1);
-    return found.sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path));
+    });
   },
 });
+
+// Each directory is opened inside its parent without following links (see walk.ts), and read
+// through its descriptor: a link swapped in for a subdirectory meanwhile is not followed.
+async function listDir(
+  action: string,
+  top: HeldDir,
+  opts: { limit: number; glob: string | undefined; deep: boolean },
+): Promise<ListEntry[]> {
+  const { limit, glob, deep } = opts;
+  const dir = top.path;
+  const found: ListEntry[] = [];
+  let visited = 0;
+  const tooMany = (what: string): never => {
+    throw new PipitError(
+      'ACTION_FAILED',
+      `${action}: ${dir} holds more than ${what} (file.max_list_entries): narrow it with "glob" or a deeper "path", or raise file.max_list_entries`,
+      { details: { path: dir, limit } },
+    );
+  };
+  const walkDir = async (at: HeldDir): Promise<void> => {
+    const children = await fsCall(action, at.path, () =>
+      readdir(viaDir(at), { withFileTypes: true }),
+    );
+    for (const child of children) {
+      if (++visited > limit * 10) tooMany(`${limit * 10} entries to look through`);
+      const full = join(at.path, child.name);
+      const rel = relative(dir, full).split(sep).join('/');
+      if (glob === undefined || matchesGlob(rel, glob)) {
+        // Only a match beyond the limit is too many: entries that do not match may follow.
+        if (found.length >= limit) tooMany(`${limit} matching entries`);
+        const st = await lstat(`${viaDir(at)}/${child.name}`).catch(() => undefined);
+        if (st) found.push(entry(full, st));
+      }
+      if (deep && child.isDirectory()) {
+        const sub = await openDirIn(at, child.name).catch(() => undefined);
+        if (!sub) continue;
+        try {
+          await walkDir(sub);
+        } finally {
+          await sub.handle.close();
+        }
+      }
+    }
+  };
+  await walkDir(top);
+  const rank = (e: ListEntry) => (e.type === 'directory' ? 0 : 1);
+  return found.sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path));
+}

@@ -1,15 +1,9 @@
-import {
-  chmod as chmodPath,
-  link as hardLink,
-  lstat,
-  open,
-  symlink,
-  utimes,
-} from 'node:fs/promises';
+import { link as hardLink, lstat, lutimes, open, symlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { z } from 'zod';
 import { fsCall } from './errors.ts';
 import { ModeParam, PathParam, fileAction, parseMode } from './params.ts';
+import { chmodNoFollow } from './walk.ts';
 
 export const touch = fileAction({
   name: 'touch',
@@ -20,22 +14,25 @@ export const touch = fileAction({
   },
   run: async ({ file, mode }, { state }) => {
     const action = 'file.touch';
-    const path = await state.guard.resolve({ action, param: 'file' }, file);
-    // Opening an existing FIFO would wait for a writer forever: only a new file is opened ('wx'
-    // never opens one that appeared meanwhile), an existing path just gets new times.
-    const existing = await lstat(path).catch(() => undefined);
-    if (!existing) {
-      const handle = await fsCall(action, path, () =>
-        open(path, 'wx', parseMode(mode)).catch((err: NodeJS.ErrnoException) => {
-          if (err.code === 'EEXIST') return undefined;
-          throw err;
-        }),
-      );
-      await handle?.close();
-    }
-    const now = new Date();
-    await fsCall(action, path, () => utimes(path, now, now));
-    return { file: path };
+    return state.guard.with({ action, param: 'file' }, file, { intent: 'change' }, async (w) => {
+      // Opening an existing FIFO would wait for a writer forever: only a new file is opened ('wx'
+      // never opens one that appeared meanwhile, nor follows a link), an existing path just gets
+      // new times.
+      const existing = await lstat(w.at).catch(() => undefined);
+      if (!existing) {
+        const handle = await fsCall(action, w.path, () =>
+          open(w.at, 'wx', parseMode(mode)).catch((err: NodeJS.ErrnoException) => {
+            if (err.code === 'EEXIST') return undefined;
+            throw err;
+          }),
+        );
+        await handle?.close();
+      }
+      const now = new Date();
+      // lutimes: the entry itself, never what a link swapped in meanwhile points to.
+      await fsCall(action, w.path, () => lutimes(w.at, now, now));
+      return { file: w.path };
+    });
   },
 });
 
@@ -48,9 +45,10 @@ export const chmod = fileAction({
   },
   run: async ({ file, mode }, { state }) => {
     const action = 'file.chmod';
-    const path = await state.guard.resolve({ action, param: 'file' }, file);
-    await fsCall(action, path, () => chmodPath(path, parseMode(mode)));
-    return { file: path };
+    return state.guard.with({ action, param: 'file' }, file, { intent: 'change' }, async (w) => {
+      await fsCall(action, w.path, () => chmodNoFollow(w.at, parseMode(mode)));
+      return { file: w.path };
+    });
   },
 });
 
@@ -73,9 +71,16 @@ export const link = fileAction({
   },
   run: async ({ file, target, symbolic }, { state }) => {
     const action = 'file.link';
-    const to = await state.guard.resolve({ action, param: 'file' }, file);
-    const at = await state.guard.resolve({ action, param: 'target' }, target, { follow: false });
-    await fsCall(action, at, () => (symbolic ? symlink(to, at) : hardLink(to, at)));
-    return { file: to, target: at };
+    // A hard link to a file would let it be read under another name: "file" is read access.
+    return state.guard.with({ action, param: 'file' }, file, { intent: 'read' }, async (to) => {
+      const opts = { follow: false, intent: 'change' } as const;
+      return state.guard.with({ action, param: 'target' }, target, opts, async (at) => {
+        // link(2) does not follow a link at "to" either: the names are used in held directories.
+        await fsCall(action, at.path, () =>
+          symbolic ? symlink(to.path, at.at) : hardLink(to.at, at.at),
+        );
+        return { file: to.path, target: at.path };
+      });
+    });
   },
 });

@@ -1,4 +1,4 @@
-import { mkdir as makeDir, stat } from 'node:fs/promises';
+import { lstat, mkdir as makeDir } from 'node:fs/promises';
 import { z } from 'zod';
 import { PipitError } from '../../core/errors.ts';
 import { fsCall } from './errors.ts';
@@ -15,28 +15,30 @@ export const mkdir = fileAction({
   },
   run: async ({ directory, exist_ok, parents, mode }, { state }) => {
     const action = 'file.mkdir';
-    const path = await state.guard.resolve({ action, param: 'directory' }, directory);
-    const existing = await stat(path).catch(() => undefined);
-    if (existing) {
-      if (!existing.isDirectory())
-        throw new PipitError(
-          'ACTION_FAILED',
-          `${action}: ${path} already exists and is not a directory`,
-          {
-            details: { path },
-          },
-        );
-      if (!exist_ok)
-        throw new PipitError(
-          'ACTION_FAILED',
-          `${action}: ${path} already exists (pass exist_ok: true to accept that)`,
-          {
-            details: { path },
-          },
-        );
-      return { directory: path, created: false };
-    }
-    await fsCall(action, path, () => makeDir(path, { recursive: parents, mode: parseMode(mode) }));
-    return { directory: path, created: true };
+    const bits = parseMode(mode);
+    // Missing parents are made during the walk, each after its path was checked: a link swapped
+    // onto the path meanwhile cannot put them elsewhere.
+    const opts = { intent: 'change', ...(parents ? { parents: bits } : {}) } as const;
+    return state.guard.with({ action, param: 'directory' }, directory, opts, async (w) => {
+      const path = w.path;
+      const existing = await lstat(w.at).catch(() => undefined);
+      if (existing) {
+        if (!existing.isDirectory())
+          throw new PipitError(
+            'ACTION_FAILED',
+            `${action}: ${path} already exists and is not a directory`,
+            { details: { path } },
+          );
+        if (!exist_ok)
+          throw new PipitError(
+            'ACTION_FAILED',
+            `${action}: ${path} already exists (pass exist_ok: true to accept that)`,
+            { details: { path } },
+          );
+        return { directory: path, created: false };
+      }
+      await fsCall(action, path, () => makeDir(w.at, bits));
+      return { directory: path, created: true };
+    });
   },
 });

@@ -14,10 +14,19 @@ export const PathParam = (what: string) =>
     .max(4096)
     .describe(`${what}: absolute, ~/..., or relative to the first of file.roots`);
 
-/** A permission mode: a number, or an octal string such as "0644" (safer: YAML and JSON have no octal). */
+/**
+ * A permission mode: a number, or an octal string such as "0644" (safer: YAML and JSON have no
+ * octal). setuid and setgid (04000, 02000) are refused: a caller of the file plugin could otherwise
+ * leave a program that runs as the service's user (or group) for anyone who can start it. The
+ * sticky bit (01000) is allowed: on a directory it only restricts who may delete in it.
+ */
 export const ModeParam = (what: string) =>
   z
     .union([z.number().int().min(0).max(0o7777), z.string().regex(/^(0o?)?[0-7]{3,4}$/)])
+    .refine((mode) => (parseMode(mode) & 0o6000) === 0, {
+      message:
+        'sets setuid or setgid (04000, 02000), which the file plugin refuses: use permission bits only, e.g. "0755" (the sticky bit 01000 is allowed)',
+    })
     .describe(what);
 
 /**

@@ -5,6 +5,7 @@ import { copy, move, rename } from './copy-move.ts';
 import { list } from './list.ts';
 import { mkdir } from './mkdir.ts';
 import { chmod, home, link, touch } from './misc.ts';
+import { OwnFiles, refuseRootsOverPipit } from './own-files.ts';
 import { PathGuard } from './paths.ts';
 import { read } from './read.ts';
 import { del, rmdir, unlink } from './remove.ts';
@@ -46,5 +47,10 @@ export default definePlugin<FileConfig, FileState>({
     link,
     home,
   ],
-  init: ({ config }) => ({ config, guard: new PathGuard(config.roots) }),
+  init: ({ config, services }) => {
+    const files = () => services.pipitFiles?.();
+    const current = files();
+    if (current) refuseRootsOverPipit(config.roots, current);
+    return { config, guard: new PathGuard(config.roots, new OwnFiles(files)) };
+  },
 });

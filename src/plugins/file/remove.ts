@@ -1,16 +1,26 @@
 import { lstat, rm, rmdir as removeDir, unlink as unlinkPath } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { z } from 'zod';
 import { PipitError } from '../../core/errors.ts';
 import { fsCall } from './errors.ts';
 import { PathParam, fileAction } from './params.ts';
 import type { FileState } from './state.ts';
+import type { Walked } from './walk.ts';
 
-// The thing itself, not what a symbolic link points to; a root, or a directory holding one, is
-// never removed.
-async function target(state: FileState, action: string, param: string, path: string) {
-  const resolved = await state.guard.resolve({ action, param }, path, { follow: false });
-  state.guard.refuseRoot(action, `"${param}"`, resolved, 'removed');
-  return { resolved, st: await fsCall(action, resolved, () => lstat(resolved)) };
+// The thing itself, not what a symbolic link points to; a root, or a directory holding one (or
+// Pipit's own files), is never removed. `fn` works on the held entry.
+async function onTarget<T>(
+  state: FileState,
+  action: string,
+  param: string,
+  path: string,
+  fn: (w: Walked, st: Stats) => Promise<T>,
+): Promise<T> {
+  const opts = { follow: false, intent: 'change' } as const;
+  return state.guard.with({ action, param }, path, opts, async (w) => {
+    state.guard.refuseRoot(action, `"${param}"`, w.path, 'removed');
+    return fn(w, await fsCall(action, w.path, () => lstat(w.at)));
+  });
 }
 
 export const del = fileAction({
@@ -23,16 +33,17 @@ export const del = fileAction({
   },
   run: async ({ file, recursive }, { state }) => {
     const action = 'file.delete';
-    const { resolved, st } = await target(state, action, 'file', file);
-    if (st.isDirectory() && !recursive) {
-      throw new PipitError(
-        'ACTION_FAILED',
-        `${action}: ${resolved} is a directory: pass recursive: true to delete it with its content (file.rmdir removes an empty one)`,
-        { details: { path: resolved } },
-      );
-    }
-    await fsCall(action, resolved, () => rm(resolved, { recursive }));
-    return { file: resolved };
+    return onTarget(state, action, 'file', file, async (w, st) => {
+      if (st.isDirectory() && !recursive) {
+        throw new PipitError(
+          'ACTION_FAILED',
+          `${action}: ${w.path} is a directory: pass recursive: true to delete it with its content (file.rmdir removes an empty one)`,
+          { details: { path: w.path } },
+        );
+      }
+      await fsCall(action, w.path, () => rm(w.at, { recursive }));
+      return { file: w.path };
+    });
   },
 });
 
@@ -42,9 +53,10 @@ export const unlink = fileAction({
   params: { file: PathParam('the file or link to remove') },
   run: async ({ file }, { state }) => {
     const action = 'file.unlink';
-    const { resolved } = await target(state, action, 'file', file);
-    await fsCall(action, resolved, () => unlinkPath(resolved));
-    return { file: resolved };
+    return onTarget(state, action, 'file', file, async (w) => {
+      await fsCall(action, w.path, () => unlinkPath(w.at));
+      return { file: w.path };
+    });
   },
 });
 
@@ -57,19 +69,18 @@ export const rmdir = fileAction({
   },
   run: async ({ directory, recursive }, { state }) => {
     const action = 'file.rmdir';
-    const { resolved, st } = await target(state, action, 'directory', directory);
-    if (!st.isDirectory()) {
-      throw new PipitError(
-        'ACTION_FAILED',
-        `${action}: ${resolved} is not a directory (file.delete removes files)`,
-        {
-          details: { path: resolved },
-        },
+    return onTarget(state, action, 'directory', directory, async (w, st) => {
+      if (!st.isDirectory()) {
+        throw new PipitError(
+          'ACTION_FAILED',
+          `${action}: ${w.path} is not a directory (file.delete removes files)`,
+          { details: { path: w.path } },
+        );
+      }
+      await fsCall(action, w.path, () =>
+        recursive ? rm(w.at, { recursive: true }) : removeDir(w.at),
       );
-    }
-    await fsCall(action, resolved, () =>
-      recursive ? rm(resolved, { recursive: true }) : removeDir(resolved),
-    );
-    return { directory: resolved };
+      return { directory: w.path };
+    });
   },
 });

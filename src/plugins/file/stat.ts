@@ -1,6 +1,7 @@
-import { lstat, readlink, stat as statPath } from 'node:fs/promises';
+import { lstat, readlink } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
+import { PipitError } from '../../core/errors.ts';
 import { fsCall } from './errors.ts';
 import { PathParam, fileAction, octal } from './params.ts';
 
@@ -17,29 +18,34 @@ export const stat = fileAction({
   },
   run: async ({ file, follow }, { state }) => {
     const action = 'file.stat';
-    const path = await state.guard.resolve({ action, param: 'file' }, file, { follow });
-    const st = await fsCall(action, path, () => (follow ? statPath(path) : lstat(path)));
-    const type = st.isSymbolicLink()
-      ? 'symlink'
-      : st.isDirectory()
-        ? 'directory'
-        : st.isFile()
-          ? 'file'
-          : 'other';
-    return {
-      path,
-      name: basename(path),
-      type,
-      size: st.size,
-      mode: octal(st.mode),
-      uid: st.uid,
-      gid: st.gid,
-      modified: st.mtimeMs / 1000,
-      accessed: st.atimeMs / 1000,
-      changed: st.ctimeMs / 1000,
-      created: st.birthtimeMs / 1000,
-      ...(type === 'symlink' ? { target: await readlink(path) } : {}),
-    };
+    const opts = { follow, intent: 'look' } as const;
+    return state.guard.with({ action, param: 'file' }, file, opts, async (w) => {
+      const path = w.path;
+      // lstat also when following: the walk resolved the links, and one that appeared since is
+      // described, not followed.
+      const st = await fsCall(action, path, () => lstat(w.at));
+      const type = st.isSymbolicLink()
+        ? 'symlink'
+        : st.isDirectory()
+          ? 'directory'
+          : st.isFile()
+            ? 'file'
+            : 'other';
+      return {
+        path,
+        name: basename(path),
+        type,
+        size: st.size,
+        mode: octal(st.mode),
+        uid: st.uid,
+        gid: st.gid,
+        modified: st.mtimeMs / 1000,
+        accessed: st.atimeMs / 1000,
+        changed: st.ctimeMs / 1000,
+        created: st.birthtimeMs / 1000,
+        ...(type === 'symlink' ? { target: await readlink(w.at) } : {}),
+      };
+    });
   },
 });
 
@@ -48,13 +54,21 @@ export const exists = fileAction({
   summary: 'True when the path exists (a path outside file.roots is an error, not false).',
   params: { file: PathParam('the path to test') },
   run: async ({ file }, { state }) => {
-    const path = await state.guard.resolve({ action: 'file.exists', param: 'file' }, file, {
-      follow: false,
-    });
-    return lstat(path).then(
-      () => true,
-      () => false,
-    );
+    const use = { action: 'file.exists', param: 'file' };
+    const opts = { follow: false, intent: 'look' } as const;
+    return state.guard
+      .with(use, file, opts, (w) =>
+        lstat(w.at).then(
+          () => true,
+          () => false,
+        ),
+      )
+      .catch((err: unknown) => {
+        // A missing directory on the way: the path does not exist (outside the roots still throws).
+        const errno = err instanceof PipitError ? err.details.errno : undefined;
+        if (errno === 'ENOENT' || errno === 'ENOTDIR') return false;
+        throw err;
+      });
   },
 });
 
@@ -64,7 +78,8 @@ export const getsize = fileAction({
   params: { file: PathParam('the file') },
   run: async ({ file }, { state }) => {
     const action = 'file.getsize';
-    const path = await state.guard.resolve({ action, param: 'file' }, file);
-    return (await fsCall(action, path, () => statPath(path))).size;
+    return state.guard.with({ action, param: 'file' }, file, { intent: 'look' }, async (w) => {
+      return (await fsCall(action, w.path, () => lstat(w.at))).size;
+    });
   },
 });

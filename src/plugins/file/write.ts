@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { atomicWrite } from './atomic.ts';
 import { PipitError } from '../../core/errors.ts';
@@ -54,18 +52,23 @@ async function writeFile(
     parents: boolean;
   },
 ): Promise<{ file: string; size: number }> {
-  const path = await state.guard.resolve({ action, param: 'file' }, args.file);
   const data = toBytes(action, args.content, args.encoding);
-  await checkReplaceable(action, 'file', path);
-  if (args.parents)
-    await fsCall(action, dirname(path), () => mkdir(dirname(path), { recursive: true }));
-  await fsCall(action, path, () =>
-    atomicWrite(path, data, {
-      append: args.append,
-      ...(args.mode === undefined ? {} : { mode: parseMode(args.mode) }),
-    }),
+  const mode = args.mode === undefined ? undefined : parseMode(args.mode);
+  return state.guard.with(
+    { action, param: 'file' },
+    args.file,
+    { intent: 'change', ...(args.parents ? { parents: 0o777 } : {}) },
+    async (target) => {
+      await checkReplaceable(action, 'file', target);
+      await fsCall(action, target.path, () =>
+        atomicWrite(target, data, {
+          append: args.append,
+          ...(mode === undefined ? {} : { mode }),
+        }),
+      );
+      return { file: target.path, size: data.length };
+    },
   );
-  return { file: path, size: data.length };
 }
 
 const common = {

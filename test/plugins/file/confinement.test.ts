@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, tempDir } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { call } from '../call.ts';
+import { pipitDir } from './file-app.ts';
 
 describe('file.roots', () => {
   let t: TestApp;
@@ -34,7 +35,9 @@ describe('file.roots', () => {
     symlinkSync(outside, join(realRoot, 'leakdir'));
     symlinkSync(join(realRoot, 'inside.txt'), join(realRoot, 'alias.txt'));
     symlinkSync(join(outside, 'nothing-yet.txt'), join(realRoot, 'dangling.txt'));
-    t = await makeApp(`file:\n  roots: [${JSON.stringify(root)}]\n`, { dir: tmp.dir });
+    t = await makeApp(`file:\n  roots: [${JSON.stringify(root)}]\n`, {
+      dir: pipitDir(tmp.dir),
+    });
   });
   afterAll(async () => {
     await t.close();

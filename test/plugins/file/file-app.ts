@@ -3,6 +3,19 @@ import { join } from 'node:path';
 import { makeApp, tempDir } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 
+/**
+ * `<dir>/pipit`, created: where a test service keeps its configuration and workdir, beside (never
+ * holding) the file roots under `<dir>`.
+ *
+ * @example
+ * const t = await makeApp('file: {roots: [...]}', { dir: pipitDir(tmp.dir) });
+ */
+export function pipitDir(dir: string): string {
+  const at = join(dir, 'pipit');
+  mkdirSync(at, { recursive: true });
+  return at;
+}
+
 /** A service with the file plugin confined to a fresh `root` folder in its temp workdir. */
 export interface FileApp {
   t: TestApp;
@@ -34,7 +47,8 @@ export async function fileApp(
   await opts.prepare?.(root);
   const roots = [root, ...(opts.roots?.(root) ?? [])].map((r) => JSON.stringify(r)).join(', ');
   const lines = [`file:`, `  roots: [${roots}]`, ...(opts.extra ?? []).map((l) => `  ${l}`)];
-  const t = await makeApp(`${lines.join('\n')}\n`, { dir: tmp.dir });
+  // Pipit's own files (config, workdir, scripts) live apart from the root: a root over them is refused.
+  const t = await makeApp(`${lines.join('\n')}\n`, { dir: pipitDir(tmp.dir) });
   return {
     t,
     root,

@@ -3,9 +3,12 @@
 // `node user-child.ts <dir> <root> <action> <args as JSON>`.
 import { call } from '../call.ts';
 import { makeApp } from '../../helpers/service.ts';
+import { pipitDir } from './file-app.ts';
 
 const [dir, root, action, args] = process.argv.slice(2) as [string, string, string, string];
-const t = await makeApp(`file:\n  roots: [${JSON.stringify(root)}]\n`, { dir });
+const t = await makeApp(`file:\n  roots: [${JSON.stringify(root)}]\n`, {
+  dir: pipitDir(dir),
+});
 const res = await call(t, action, JSON.parse(args) as Record<string, unknown>);
 await t.close();
 process.stdout.write(JSON.stringify(res));
