@@ -10,8 +10,9 @@
  *   operators, all of which must hold.
  * - operators: `$eq $ne $gt $gte $lt $lte $in $nin $regex` (+ `$options`: flags from `imsu`),
  *   `$exists`. A missing field only satisfies `$ne`, `$nin` and `$exists: false`.
- * - a string with `${name}` placeholders is a Platypush phrase pattern (see phrase.ts): it matches
- *   the whole field, case-insensitively, and binds the names for the hook's steps.
+ * - a string with `${name}` placeholders, and any string for a `phrase` field, is a Platypush phrase
+ *   pattern (see phrase.ts): matched word by word, case-insensitively, anywhere in the field; it
+ *   binds the names for the hook's steps.
  */
 import { PipitError } from '../core/errors.ts';
 import { deepEqual, isPlainObject, readOwn, typeName } from '../procedures/values.ts';
@@ -226,7 +227,9 @@ function compileValue(spec: unknown, path: string, depth: number): ValueTest {
         return test(f.present, f.value);
       });
   }
-  if (isPhrase(spec)) {
+  // Platypush's speech events match their `phrase` as a phrase even without placeholders
+  // ("play (the)? music").
+  if (isPhrase(spec) || (path === 'phrase' && typeof spec === 'string')) {
     const phrase = compilePhrase(spec, path);
     return (present, value) => present && phrase.test(value);
   }
