@@ -24,7 +24,12 @@ import { lockWorkdir } from './store/workdir-lock.ts';
  * @example
  * const { config, created } = resolveConfig({ explicit: undefined, writeDefault: true });
  */
-export function resolveConfig(opts: { explicit?: string | undefined; writeDefault?: boolean }): {
+export function resolveConfig(opts: {
+  explicit?: string | undefined;
+  writeDefault?: boolean;
+  /** See loadConfig's `unsetEnv`. */
+  unsetEnv?: string;
+}): {
   config: LoadedConfig;
   created: string | null;
 } {
@@ -38,7 +43,8 @@ export function resolveConfig(opts: { explicit?: string | undefined; writeDefaul
     path = target;
   }
   // Plugins are named, not loaded: createService loads the enabled ones and checks their sections.
-  return { config: loadConfig({ path, plugins: pluginCatalog }), created };
+  const unset = opts.unsetEnv === undefined ? {} : { unsetEnv: opts.unsetEnv };
+  return { config: loadConfig({ path, plugins: pluginCatalog, ...unset }), created };
 }
 
 // server.close() waits for every connection, and a client's keep-alive connection that goes idle

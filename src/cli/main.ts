@@ -46,8 +46,7 @@ async function viaService<T>(
   how: { remote: (control: ControlClient) => Promise<T>; local: (service: Service) => Promise<T> },
 ): Promise<T> {
   if (!opts.local) {
-    const { config } = resolveConfig({ explicit: configPath() });
-    const control = await openControl(config.workdir);
+    const control = await openControl(clientWorkdir());
     if (control) {
       try {
         return await how.remote(control);
@@ -57,6 +56,18 @@ async function viaService<T>(
     }
   }
   return withService(how.local);
+}
+
+// Where the running service's control socket is: only the workdir is needed, so variables the
+// service alone needs (the cluster's secret, API keys) may be unset in this shell. With a value
+// that is not valid in their place, the configuration is read as the service would read it.
+function clientWorkdir(): string {
+  try {
+    return resolveConfig({ explicit: configPath(), unsetEnv: 'unset-in-this-shell-0000' }).config
+      .workdir;
+  } catch {
+    return resolveConfig({ explicit: configPath() }).config.workdir;
+  }
 }
 
 // One of the CLI's user and token commands, through the running service or locally.

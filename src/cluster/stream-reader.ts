@@ -22,8 +22,8 @@ export interface StreamReaderOptions {
   startedAtLocal: number;
   /** Each entry in order: its `m` field's text, its size when too large, or null without one. */
   onEntry(id: string, m: string | number | null): void;
-  /** Entries after `last` were trimmed away before this reader got them (up to `deleted`). */
-  onTrimmed(last: string, deleted: string): void;
+  /** `lost` entries after `last` were trimmed away before this reader got them. */
+  onTrimmed(last: string, lost: number): void;
   /** A read reached the end of the stream. */
   onCaughtUp(): void;
 }
@@ -56,6 +56,9 @@ export class StreamReader {
   #wake: (() => void) | undefined;
   #closed = false;
   #warnedAhead = false;
+  // How many entries the stream had ever been given when this reader got its last one (Redis
+  // 7's entries-added); unknown until a read reaches the end of the stream.
+  #added: number | undefined;
 
   constructor(opts: StreamReaderOptions) {
     this.#opts = opts;
@@ -124,7 +127,7 @@ export class StreamReader {
   async #read(): Promise<boolean> {
     const { link, keys, clock, count, maxEntryBytes } = this.#opts;
     const before = this.#last ?? `${this.#startedAt}-0`;
-    const [entries, top, deleted] = await streamCommands(link.events).pipitStreamRead(
+    const [entries, top, added, length, first] = await streamCommands(link.events).pipitStreamRead(
       keys.events,
       this.#from!,
       count,
@@ -132,7 +135,7 @@ export class StreamReader {
     );
     if (this.#last && idTime(this.#last) > clock.now() + FAR_AHEAD_MS) {
       if (top === null || idAfter(this.#last, top)) return this.#recreated();
-    } else if (deleted && idAfter(deleted, before)) this.#opts.onTrimmed(before, deleted);
+    } else this.#count(before, entries.length, { top, added, length, first });
     for (const [id, m] of entries) {
       this.#last = id;
       this.#from = nextId(id);
@@ -143,6 +146,24 @@ export class StreamReader {
     if (entries.length >= count) return true;
     this.#opts.onCaughtUp();
     return false;
+  }
+
+  // Entries are trimmed oldest first: when all that remain come after `before`, the ones added
+  // since `before` that are not there were trimmed unread. The count carries over to the next read.
+  #count(
+    before: string,
+    read: number,
+    stream: { top: string | null; added: number | null; length: number; first: string | null },
+  ): void {
+    const { top, added, length, first } = stream;
+    const known = this.#added;
+    // No stream yet: nothing was ever added. (Before Redis 7 there is no count: not checked.)
+    if (added === null) return void (this.#added = top === null ? 0 : undefined);
+    if (read < this.#opts.count) this.#added = added;
+    if (known === undefined || added < known) return;
+    const lost = first === null || idAfter(first, before) ? added - known - length : 0;
+    if (lost > 0) this.#opts.onTrimmed(before, lost);
+    if (read >= this.#opts.count) this.#added = known + Math.max(0, lost) + read;
   }
 
   #ahead(id: string): void {

@@ -26,7 +26,9 @@ return {id, reset}
 // Up to ARGV[2] entries from id ARGV[1] (inclusive): each as {id, m} where m is the field's text,
 // or its size in bytes when the entry is larger than ARGV[3] (never sent), or false without one.
 // Then, from XINFO STREAM (whose reply holds whole entries: it stays in here): the last id ever
-// generated (false: no stream), and the highest id trimmed away (false before Redis 7).
+// generated (false: no stream), the count of entries ever added (false before Redis 7), the
+// stream's length, and the id of its first entry (false: empty). MAXLEN trimming leaves
+// max-deleted-entry-id alone: the count is what shows entries trimmed unread.
 const READ_LUA = `
 local entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2])
 local max = tonumber(ARGV[3])
@@ -43,15 +45,19 @@ for i, e in ipairs(entries) do
   out[i] = {e[1], m}
 end
 local top = false
-local deleted = false
+local added = false
+local length = 0
+local first = false
 local info = redis.pcall('XINFO', 'STREAM', KEYS[1])
 if type(info) == 'table' and info.err == nil then
   for i = 1, #info, 2 do
     if info[i] == 'last-generated-id' then top = info[i + 1] end
-    if info[i] == 'max-deleted-entry-id' then deleted = info[i + 1] end
+    if info[i] == 'entries-added' then added = info[i + 1] end
+    if info[i] == 'length' then length = info[i + 1] end
+    if info[i] == 'first-entry' and type(info[i + 1]) == 'table' then first = info[i + 1][1] end
   end
 end
-return {out, top, deleted}
+return {out, top, added, length, first}
 `;
 
 /** One entry as read: its id, and its `m` field (text), its size when too large, or null. */
@@ -70,7 +76,15 @@ interface StreamCommands {
     from: string,
     count: number,
     maxBytes: number,
-  ): Promise<[entries: StreamEntry[], top: string | null, deleted: string | null]>;
+  ): Promise<
+    [
+      entries: StreamEntry[],
+      top: string | null,
+      added: number | null,
+      length: number,
+      first: string | null,
+    ]
+  >;
 }
 
 type WithStream<T> = T & {

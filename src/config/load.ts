@@ -59,6 +59,7 @@ function readWithIncludes(
   env: NodeJS.ProcessEnv,
   seen: string[],
   out: Map<string, RawEntry>,
+  unset?: string,
 ): void {
   if (seen.includes(path)) {
     throw new PipitError(
@@ -66,7 +67,7 @@ function readWithIncludes(
       `${path}: included in a loop (${[...seen, path].join(' -> ')})`,
     );
   }
-  const data = readYamlFile(path, env);
+  const data = readYamlFile(path, env, unset);
   const include = data.include;
   if (include !== undefined) {
     const list = typeof include === 'string' ? [include] : include;
@@ -81,7 +82,7 @@ function readWithIncludes(
       if (!existsSync(target)) {
         throw new PipitError('CONFIG_INVALID', `${path}: include: file ${target} does not exist`);
       }
-      readWithIncludes(target, env, [...seen, path], out);
+      readWithIncludes(target, env, [...seen, path], out, unset);
     }
   }
   for (const [key, value] of Object.entries(data)) {
@@ -178,11 +179,13 @@ export function loadConfig(opts: {
   path: string | null;
   plugins: readonly PluginDef[];
   env?: NodeJS.ProcessEnv;
+  /** The value of an `!env` variable that is unset (instead of an error): see readYamlFile. */
+  unsetEnv?: string;
 }): LoadedConfig {
   const env = opts.env ?? process.env;
   const path = opts.path ? resolve(opts.path) : null;
   const raw = new Map<string, RawEntry>();
-  if (path) readWithIncludes(path, env, [], raw);
+  if (path) readWithIncludes(path, env, [], raw, opts.unsetEnv);
   // Without a file, relative paths (the default scripts_dir) are under the user's config folder:
   // the working directory may be anything, such as a checkout whose scripts/ are not user scripts.
   const dir = dirname(path ?? userConfigPath(env));

@@ -3,7 +3,7 @@ import { parseDocument } from 'yaml';
 import type { ScalarTag } from 'yaml';
 import { PipitError } from '../core/errors.ts';
 
-function envTag(env: NodeJS.ProcessEnv, problems: string[]): ScalarTag {
+function envTag(env: NodeJS.ProcessEnv, problems: string[], unset?: string): ScalarTag {
   return {
     tag: '!env',
     resolve(text: string) {
@@ -18,6 +18,7 @@ function envTag(env: NodeJS.ProcessEnv, problems: string[]): ScalarTag {
       const value = env[name!];
       if (value !== undefined) return value;
       if (fallback !== undefined) return fallback;
+      if (unset !== undefined) return unset;
       problems.push(`environment variable ${name} is not set (used as "!env ${name}")`);
       return '';
     },
@@ -26,12 +27,17 @@ function envTag(env: NodeJS.ProcessEnv, problems: string[]): ScalarTag {
 
 /**
  * Reads one YAML file into a plain object. `!env NAME` (or `!env NAME:-default`) takes a value
- * from the environment so secrets need not sit in the file; an unset variable is an error.
+ * from the environment so secrets need not sit in the file; an unset variable is an error, or
+ * `unset` when given (the CLI finding its service's control socket needs no secret).
  *
  * @example
  * readYamlFile('/etc/pipit/config.yaml', process.env); // { 'backend.http': { port: 8008 } }
  */
-export function readYamlFile(path: string, env: NodeJS.ProcessEnv): Record<string, unknown> {
+export function readYamlFile(
+  path: string,
+  env: NodeJS.ProcessEnv,
+  unset?: string,
+): Record<string, unknown> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -46,7 +52,7 @@ export function readYamlFile(path: string, env: NodeJS.ProcessEnv): Record<strin
   }
   const problems: string[] = [];
   const doc = parseDocument(text, {
-    customTags: [envTag(env, problems)],
+    customTags: [envTag(env, problems, unset)],
     uniqueKeys: true,
     prettyErrors: true,
   });

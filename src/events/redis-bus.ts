@@ -52,7 +52,7 @@ export interface RedisBusStats {
   dropped: number;
   /** Missed while disconnected and older than the catch-up window when read. */
   skipped_old: number;
-  /** Times the stream was found trimmed past the last event read (events lost for this instance). */
+  /** Events trimmed from the stream before this instance read them (lost for it). */
   trimmed_unread: number;
   /** Larger than `maxEventBytes`: delivered on this instance only, never published. */
   too_large: number;
@@ -133,7 +133,7 @@ export class RedisBus implements EventBus {
       pollMs: POLL_MS,
       startedAtLocal: opts.clock.local(),
       onEntry: (id, m) => this.#receive(m),
-      onTrimmed: (last, deleted) => this.#trimmed(last, deleted),
+      onTrimmed: (last, lost) => this.#trimmed(last, lost),
       onCaughtUp: () => (this.#behind = false),
     });
   }
@@ -318,14 +318,14 @@ export class RedisBus implements EventBus {
   }
 
   // Said at most once a minute: a stream_length too small for the traffic would repeat it.
-  #trimmed(last: string, deleted: string): void {
-    this.#stats.trimmed_unread++;
+  #trimmed(last: string, lost: number): void {
+    this.#stats.trimmed_unread += lost;
     this.#behind = true;
     if (Date.now() - this.#warnedTrimmed < 60_000) return;
     this.#warnedTrimmed = Date.now();
     this.#opts.log.warn(
-      { key: this.#opts.keys.events, last_read: last, deleted_up_to: deleted },
-      `the event stream ${this.#opts.keys.events} was trimmed past the last event this instance read (${last}; deleted up to ${deleted}): the events in between are lost here; raise redis.stream_length (now ${this.#opts.streamLength}) or find what kept this instance from reading`,
+      { key: this.#opts.keys.events, last_read: last, lost },
+      `the event stream ${this.#opts.keys.events} was trimmed past the last event this instance read (${last}): ${lost} events after it are lost here; raise redis.stream_length (now ${this.#opts.streamLength}) or find what kept this instance from reading`,
     );
   }
 

@@ -97,11 +97,15 @@ export function hook(
 }
 
 /**
- * Declares a cron job (croner syntax, seconds field optional). In a cluster it runs on every
- * instance that loads it, or with `once: true` on one per scheduled time.
+ * Declares a cron job. The expression is read as a YAML `cron_expression` is: 5 fields
+ * (`min hour day month weekday`), or 6 with the seconds LAST, as in Platypush (croner's own order,
+ * seconds first, is not used): `'* * * * * *\/3'` is every 3 seconds, while `'*\/3 * * * * *'`
+ * is every second of the minutes divisible by 3. In a cluster it runs on every instance that loads
+ * it, or with `once: true` on one per scheduled time.
  *
  * @example
  * cron('0 23 * * *', () => run('music.spotify.pause'), { name: 'nightly', timezone: 'Europe/Rome' });
+ * cron('0 * * * * 30', () => run('utils.echo'), { name: 'half-past-every-minute' }); // hh:mm:30
  */
 export function cron(
   expression: string,

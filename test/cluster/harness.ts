@@ -78,8 +78,8 @@ async function post(url: string, body: unknown, token?: string): Promise<Respons
 }
 
 /**
- * Starts one Pipit process with the cluster's secret, registers `ada` (or logs her in again) and
- * gets her a token.
+ * Starts one Pipit process with the cluster's secret (and `env`), registers `ada` (or logs her in
+ * again) and gets her a token.
  *
  * @example
  * const member = await launch('alpha', dir, join(dir, 'config.yaml'));
@@ -89,10 +89,11 @@ export async function launch(
   dir: string,
   configPath: string,
   port?: number,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<Member> {
   const proc = port
     ? await startQuiet(configPath, port)
-    : await startPipitProcess(configPath, { PIPIT_CLUSTER_SECRET: SECRET });
+    : await startPipitProcess(configPath, { PIPIT_CLUSTER_SECRET: SECRET, ...env });
   const first = await post(`${proc.url}/register`, { username: 'ada', password: PASSWORD });
   if (first.status !== 201 && first.status !== 403)
     throw new Error(`${name}: register answered ${first.status}`);
@@ -134,6 +135,50 @@ async function startQuiet(configPath: string, port: number): Promise<PipitProces
       return code;
     },
   };
+}
+
+/** A member started on its own, with what removes it. */
+export interface LoneMember extends Member {
+  /** Stops the process (SIGTERM) and removes its directory. */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Starts one Pipit process on `redisUrl` (the config of {@link configYaml}, `extra` in its `redis`
+ * section, `edit` applied to the whole text), in a directory of its own.
+ *
+ * @example
+ * const alpha = await launchMember('alpha', proxyUrl, '  command_timeout_seconds: 0.5');
+ * await alpha.cleanup();
+ */
+export async function launchMember(
+  name: string,
+  redisUrl: string,
+  extra = '',
+  edit: (yaml: string) => string = (yaml) => yaml,
+): Promise<LoneMember> {
+  const temp = tempDir(`pipit-cluster-${name}-`);
+  try {
+    const configPath = join(temp.dir, 'config.yaml');
+    writeFileSync(configPath, edit(configYaml(name, redisUrl, extra)));
+    mkdirSync(join(temp.dir, 'scripts'));
+    const member = await launch(name, temp.dir, configPath);
+    return {
+      ...member,
+      async cleanup() {
+        await member.proc.stop();
+        temp.cleanup();
+      },
+    };
+  } catch (err) {
+    temp.cleanup();
+    throw err;
+  }
+}
+
+/** The lines of `member`'s log that match `pattern`. */
+export function logLines(member: Member, pattern: RegExp): string[] {
+  return member.proc.logs.flatMap((chunk) => chunk.split('\n')).filter((l) => pattern.test(l));
 }
 
 /**

@@ -38,6 +38,8 @@ export async function startRedis(
     password?: string;
     /** Serve TLS only (`rediss://`), with this certificate and key (PEM files). */
     tls?: { cert: string; key: string };
+    /** More arguments for redis-server (`['--cluster-enabled', 'yes']`). */
+    args?: string[];
   } = {},
 ): Promise<RedisServer> {
   const port = opts.port ?? (await freePort());
@@ -76,6 +78,7 @@ export async function startRedis(
         'no',
         '--loglevel',
         'warning',
+        ...(opts.args ?? []),
       ],
       port,
       ...(opts.deadlineMs ? { deadlineMs: opts.deadlineMs } : {}),
