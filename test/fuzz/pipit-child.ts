@@ -3,7 +3,7 @@
 // a GC and reports memory (gc-preload.ts), and a registered user with tokens.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -48,6 +48,11 @@ export class Tail {
 export interface PipitChildOptions {
   /** Extra YAML appended to the generated configuration. */
   extraYaml?: string;
+  /**
+   * A directory (created) that is the child's HOME and working directory: what a command or a `~/`
+   * path reaches stays there.
+   */
+  home?: string;
   /** Start the child with `--expose-gc` and an IPC channel for {@link PipitChild.memory}. */
   gc?: boolean;
   /** `logging.level` of the child (default "warn"). */
@@ -130,11 +135,18 @@ export class PipitChild {
     this.stdout = new Tail(this.opts.tailLines);
     this.stderr = new Tail(this.opts.tailLines);
     const execArgv = this.opts.gc ? ['--expose-gc', '--import', GC_PRELOAD] : [];
+    const home = this.opts.home;
+    if (home) mkdirSync(home, { recursive: true });
     const child = spawn(
       process.execPath,
       [...execArgv, CLI, 'start', '--config', this.configPath],
       {
-        env: { ...process.env, PIPIT_LOG_LEVEL: this.opts.logLevel ?? 'warn' },
+        env: {
+          ...process.env,
+          PIPIT_LOG_LEVEL: this.opts.logLevel ?? 'warn',
+          ...(home ? { HOME: home } : {}),
+        },
+        ...(home ? { cwd: home } : {}),
         stdio: ['ignore', 'pipe', 'pipe', ...(this.opts.gc ? (['ipc'] as const) : [])],
       },
     );

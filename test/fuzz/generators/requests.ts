@@ -2,6 +2,7 @@
 // and odd actions, with wrong field types and random args.
 import fc from 'fast-check';
 import { DEVICE_ID, maybe } from './common.ts';
+import { FILE_ACTIONS, fileCall, SHELL_ACTIONS, shellCall } from './plugins.ts';
 import { args, key, number, objectOf, shortText, text, value } from './values.ts';
 
 /** Actions of the running service (and a procedure from the fuzz configuration). */
@@ -22,6 +23,8 @@ export const KNOWN_ACTIONS = [
   'runs.list',
   'runs.get',
   'runs.replay',
+  ...FILE_ACTIONS,
+  ...SHELL_ACTIONS,
 ] as const;
 
 const oddAction = fc.oneof(
@@ -131,14 +134,50 @@ const runFilters = fc.record(
   {
     action: fc.oneof(fc.constantFrom('utils.echo', 'procedure.fuzzproc', '%', '"'), value),
     outcome: fc.oneof(fc.constantFrom('ok', 'failed', 'FAILED'), value),
-    origin: fc.oneof(fc.constantFrom('http', 'ws', 'hook', 'cron', 'replay'), value),
+    origin: fc.oneof(
+      fc.constantFrom(
+        'http',
+        'ws',
+        'hook',
+        'webhook',
+        'cron',
+        'procedure',
+        'library',
+        'cli',
+        'replay',
+        'HTTP',
+        '"',
+        '%',
+        'http" OR 1=1 --',
+        '',
+      ),
+      shortText,
+      value,
+    ),
     hook: fc.oneof(shortText, value),
     cron: fc.oneof(shortText, value),
     event_id: fc.oneof(shortText, value),
     since: runTime,
     until: runTime,
     text: fc.oneof(
-      fc.constantFrom('%', '_', '\\', '%_%', "'", '"', 'hello', '\u0000', 'a'.repeat(513)),
+      fc.constantFrom(
+        '%',
+        '_',
+        '\\',
+        '%_%',
+        "'",
+        '"',
+        '""',
+        '\\"',
+        '"text":"',
+        '{"',
+        '"hello"',
+        '"\u0000"',
+        'hello',
+        '\u0000',
+        '\u001f',
+        'a'.repeat(513),
+      ),
       text,
       value,
     ),
@@ -236,6 +275,8 @@ const call: fc.Arbitrary<[string, unknown]> = fc.oneof(
       fc.record({ id: runId }, { requiredKeys: [] }),
     ),
   },
+  { weight: 2, arbitrary: fileCall },
+  { weight: 1, arbitrary: shellCall },
   { weight: 2, arbitrary: fc.tuple(oddAction, maybe(args, 3, 1)) },
 );
 

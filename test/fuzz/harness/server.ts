@@ -1,5 +1,8 @@
 // The server under test: the fuzz configuration, a Pipit child restarted after a crash, and the
 // kinds of violations that are about the whole server.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { clip, parseJson } from '../checks.ts';
 import { PipitChild } from '../pipit-child.ts';
@@ -28,6 +31,27 @@ procedure.fuzzproc(v):
   - return: \${v}
 `;
 
+/**
+ * The fuzz configuration with the file and shell plugins confined to `sandbox`, a temporary
+ * directory apart from the child's (a root may not hold the configuration): file.roots is
+ * `<sandbox>/files` (created), reads are small, and shell.allow runs only `true`, `echo` and
+ * `printf` (env refused, short timeouts). The child's HOME and working directory are
+ * `<sandbox>/home` (see PipitChild's `home`).
+ */
+export function fuzzYaml(sandbox: string): string {
+  const files = join(sandbox, 'files');
+  mkdirSync(files, { recursive: true });
+  return `${FUZZ_YAML}file:
+  roots: [${JSON.stringify(files)}]
+  max_read_bytes: 65536
+  max_list_entries: 200
+shell:
+  allow: ['true', 'echo *', 'printf *']
+  timeout_seconds: 5
+  max_output_bytes: 65536
+`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The server under test
 
@@ -37,7 +61,13 @@ procedure.fuzzproc(v):
  * {@link FuzzServer.diagnose}, which tells a crash or a hang from a live server and restarts it.
  */
 export class FuzzServer {
-  readonly pipit = new PipitChild({ gc: true, extraYaml: FUZZ_YAML });
+  /** Where the file and shell plugins may act (see {@link fuzzYaml}); removed by close(). */
+  readonly sandbox = mkdtempSync(join(tmpdir(), 'pipit-fuzz-sandbox-'));
+  readonly pipit = new PipitChild({
+    gc: true,
+    extraYaml: fuzzYaml(this.sandbox),
+    home: join(this.sandbox, 'home'),
+  });
   token = '';
   revoked = '';
   restarts = 0;
@@ -166,7 +196,12 @@ export class FuzzServer {
   async close(): Promise<void> {
     await this.ready();
     this.watcher?.terminate();
-    await this.pipit.close();
+    try {
+      await this.pipit.close();
+    } finally {
+      // chmod 000 may have been fuzzed onto a directory: rm -rf still removes what it can.
+      rmSync(this.sandbox, { recursive: true, force: true, maxRetries: 2 });
+    }
   }
 }
 
