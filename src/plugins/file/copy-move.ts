@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { PipitError } from '../../core/errors.ts';
 import { openRegular, replaceAtomically, withPathLock } from './atomic.ts';
+import { copyDirIn } from './copy-tree.ts';
 import { fsCall, fsError } from './errors.ts';
 import { checkReplaceable, notRegular } from './kinds.ts';
 import { PathParam, fileAction } from './params.ts';
@@ -86,7 +87,7 @@ export const copy = fileAction({
         const dst = await intoDirectory(state, action, target, basename(src.path), true);
         try {
           if (!overwrite && (await exists(dst.at))) refuseExisting(action, dst.path);
-          if (srcStat.isDirectory()) await copyTree(action, src, dst, overwrite);
+          if (srcStat.isDirectory()) await copyDir(action, src, dst, srcStat.mode & 0o1777);
           else await copyFile(action, src, dst);
           return { source: src.path, target: dst.path };
         } finally {
@@ -97,10 +98,9 @@ export const copy = fileAction({
   },
 });
 
-// Symbolic links are copied as links; reading through one later is checked against the roots.
-async function copyTree(action: string, src: Walked, dst: Walked, overwrite: boolean) {
-  // cp follows a link it finds in an existing target tree, so a tree is never merged into one:
-  // a link there to outside the roots would take the copy along.
+// A tree is copied entry by entry inside held directories (copy-tree.ts), and never merged into
+// an existing one: the target must be new.
+async function copyDir(action: string, src: Walked, dst: Walked, mode: number) {
   if (await exists(dst.at)) {
     throw new PipitError(
       'ACTION_FAILED',
@@ -108,14 +108,7 @@ async function copyTree(action: string, src: Walked, dst: Walked, overwrite: boo
       { details: { path: dst.path } },
     );
   }
-  await fsCall(action, dst.path, () =>
-    cp(src.at, dst.at, {
-      recursive: true,
-      force: overwrite,
-      errorOnExist: !overwrite,
-      verbatimSymlinks: true,
-    }),
-  );
+  await fsCall(action, dst.path, () => copyDirIn(src.parent, dst.parent, src.name, mode, dst.name));
 }
 
 async function copyFile(action: string, src: Walked, dst: Walked) {
@@ -156,7 +149,9 @@ async function movePath(action: string, src: Walked, dst: Walked): Promise<void>
       );
     }
     if (code !== 'EXDEV') throw fsError(action, src.path, err);
-    // Another file system: copy, then remove the original.
+    // Another file system: copy, then remove the original. The two ends are held, but cp works
+    // by path below them: such a move of a tree is not proof against links swapped in meanwhile.
+    // A caller confined to roots on one file system never gets here.
     await fsCall(action, dst.path, () =>
       cp(src.at, dst.at, { recursive: true, force: true, verbatimSymlinks: true }),
     );
