@@ -3,8 +3,11 @@ import type { Service } from '../../service.ts';
 
 /**
  * `GET /healthz` (liveness: the process answers) and `GET /readyz` (readiness: the database takes a
- * write lock, the plugins have started, and Redis is reachable when a cluster is configured; the
- * instance still serves its own work meanwhile). Unauthenticated and cheap, for load balancers, container
+ * write lock, the plugins have started, and, when a cluster is configured, Redis answers (a
+ * heartbeat PING within `command_timeout_seconds`) and the cluster is usable: not Redis Cluster,
+ * no command refused by the ACL, no key of another type, no other live instance with this
+ * device_id, no events just lost to the stream's trimming; the instance still serves its own work
+ * meanwhile). Unauthenticated and cheap, for load balancers, container
  * health checks and service managers; they say nothing beyond the status.
  *
  * @example
@@ -13,7 +16,7 @@ import type { Service } from '../../service.ts';
 export function healthRoutes(app: FastifyInstance, service: Service): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
-    // With a cluster configured, Redis unreachable means requests for other instances fail.
+    // With a cluster configured, Redis unreachable or unusable means requests for other instances fail.
     const clusterReady = service.services.cluster?.ready ?? true;
     if (clusterReady && databaseWritable(service)) return { status: 'ready' };
     return reply.code(503).send({ status: 'unavailable' });
