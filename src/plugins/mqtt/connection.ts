@@ -4,6 +4,13 @@ import type { Logger } from '../../core/logger.ts';
 import { clientOptions, connectClient } from './broker.ts';
 import type { BrokerOptions } from './broker.ts';
 
+/**
+ * What a caller learns when a broker it named cannot be reached, whatever the cause (refused,
+ * unreachable, timed out, not MQTT, credentials refused): the same words for all.
+ */
+export const UNREACHABLE =
+  'no MQTT broker there accepted a connection from this client (the service log has the cause)';
+
 /** MQTT's quality of service levels. */
 export type QoS = 0 | 1 | 2;
 
@@ -57,17 +64,25 @@ export class MqttConnection {
   private readonly waiters = new Set<() => void>();
   private readonly onMessage: MessageHandler;
   private readonly log: Logger;
+  private readonly opaqueErrors: boolean;
 
+  /**
+   * With `opaqueErrors` (a broker named in a call), connection errors show as one message in
+   * `last_error` whatever their cause, so a caller cannot tell a closed port from an open one;
+   * the service log keeps the cause.
+   */
   constructor(
     broker: BrokerOptions,
     backoff: { reconnectMinMs: number; reconnectMaxMs: number },
     onMessage: MessageHandler,
     log: Logger,
+    opts: { opaqueErrors?: boolean } = {},
   ) {
     this.broker = broker;
     this.backoff = backoff;
     this.onMessage = onMessage;
     this.log = log;
+    this.opaqueErrors = opts.opaqueErrors ?? false;
   }
 
   /**
@@ -97,8 +112,11 @@ export class MqttConnection {
       this.onMessage(this, topic, payload, packet);
     });
     client.on('error', (err) => {
-      this.lastError = err.message;
-      this.log.debug({ err, broker: this.describe() }, 'MQTT connection error');
+      this.lastError = this.opaqueErrors ? UNREACHABLE : err.message;
+      this.log[this.opaqueErrors ? 'warn' : 'debug'](
+        { err, broker: this.describe() },
+        'MQTT connection error',
+      );
     });
     client.on('close', () => this.onClose());
   }

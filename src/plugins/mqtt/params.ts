@@ -5,6 +5,7 @@ import { brokerKey, clientIdFor, defaultPort } from './broker.ts';
 import type { BrokerOptions } from './broker.ts';
 import { BrokerPort, TlsSetting } from './config.ts';
 import type { MqttConnection } from './connection.ts';
+import { checkBrokerHost } from './hosts.ts';
 import type { MqttState } from './state.ts';
 
 /** `defineAction` for the mqtt plugin's actions. */
@@ -15,7 +16,13 @@ export const QosParam = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 
 /** The parameters that name another broker than the configured one. */
 export const brokerParams = {
-  host: z.string().min(1).optional().describe('another broker than the configured one (mqtt.host)'),
+  host: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'another broker than the configured one (mqtt.host); mqtt.allow_hosts (else http.allow_hosts), when set, must allow it',
+    ),
   port: BrokerPort.optional().describe('its port (default 1883, 8883 with TLS)'),
   username: z.string().optional().describe('user name on that broker'),
   password: secret(z.string().optional().describe('password on that broker')),
@@ -50,7 +57,7 @@ export function notConfigured(action: string): PipitError {
 
 /**
  * The broker a call is about: the configured connection when the call names no other broker (or names
- * the same one), else options for the one it names.
+ * the same one), else options for the one it names, once the host rules allow it (FORBIDDEN if not).
  *
  * @example
  * const target = resolveBroker(state, args, 'mqtt.publish'); // { conn } or { broker }
@@ -76,5 +83,9 @@ export function resolveBroker(
     connectTimeoutMs: state.config.timeout * 1000,
   };
   if (state.main && brokerKey(state.main.broker) === brokerKey(broker)) return { conn: state.main };
+  // The configured broker under another identity is no other host.
+  const configured = state.main?.broker;
+  if (configured?.host !== broker.host || configured.port !== broker.port)
+    checkBrokerHost(state.hostRules, broker.host, broker.port, action);
   return { broker };
 }

@@ -4,6 +4,7 @@ import type { BrokerOptions } from './broker.ts';
 import { MqttConfig, tlsOf } from './config.ts';
 import { MqttConnection } from './connection.ts';
 import { messageToEvent } from './events.ts';
+import { brokerHostRules } from './hosts.ts';
 import { publish, sendMessage } from './publish.ts';
 import type { MqttState } from './state.ts';
 import { status } from './status.ts';
@@ -38,9 +39,11 @@ export default definePlugin<MqttConfig, MqttState>({
       log,
       services,
       main: undefined,
+      hostRules: brokerHostRules(config.allow_hosts, services),
       others: new Map(),
+      // Brokers named in calls: their connection errors are not shown (see publish.ts).
       connect(broker: BrokerOptions) {
-        const conn = new MqttConnection(broker, backoff, onMessage, log);
+        const conn = new MqttConnection(broker, backoff, onMessage, log, { opaqueErrors: true });
         conn.start();
         return conn;
       },

@@ -1,8 +1,10 @@
 import type { MqttClient } from 'mqtt';
 import { z } from 'zod';
 import { PipitError } from '../../core/errors.ts';
+import type { Logger } from '../../core/logger.ts';
 import { clientOptions, connectClient } from './broker.ts';
 import type { BrokerOptions } from './broker.ts';
+import { UNREACHABLE } from './connection.ts';
 import { decodePayload, encodePayload } from './payload.ts';
 import { brokerParams, mqttAction, QosParam, resolveBroker } from './params.ts';
 import { checkPublishTopic, checkTopicFilter, topicMatches } from './topics.ts';
@@ -31,11 +33,14 @@ const publishParams = {
   ...brokerParams,
 };
 
-// One-off connection to another broker (or for a reply): connect, act, disconnect.
+// One-off connection to another broker (or for a reply): connect, act, disconnect. For a broker
+// named in the call (`opaque`), every way of failing to connect reads the same, so the call
+// cannot tell a closed port from an open one; the cause goes to `opaque`, the service log.
 async function withClient<T>(
   broker: BrokerOptions,
   timeoutMs: number,
   what: string,
+  opaque: Logger | undefined,
   fn: (client: MqttClient) => Promise<T>,
 ): Promise<T> {
   const client = await connectClient(clientOptions({ ...broker, connectTimeoutMs: timeoutMs }));
@@ -49,9 +54,11 @@ async function withClient<T>(
     });
   } catch (err) {
     client.end(true);
+    const where = `${broker.host}:${broker.port}`;
+    opaque?.warn({ err, broker: where }, `${what}: cannot connect to the MQTT broker`);
     throw new PipitError(
       'UNAVAILABLE',
-      `${what}: cannot connect to the MQTT broker ${broker.host}:${broker.port}: ${(err as Error).message}`,
+      `${what}: cannot connect to the MQTT broker ${where}: ${opaque ? UNREACHABLE : (err as Error).message}`,
       { cause: err },
     );
   }
@@ -144,7 +151,8 @@ export const publish = mqttAction({
       'conn' in target
         ? { ...broker, clientId: `${broker.clientId}-r${Date.now() % 1e6}` }
         : broker;
-    return withClient(oneOff, timeoutMs, what, async (client) => {
+    const opaque = 'conn' in target ? undefined : state.log;
+    return withClient(oneOff, timeoutMs, what, opaque, async (client) => {
       let replied: Promise<unknown> | undefined;
       if (reply) {
         await client.subscribeAsync(reply, { qos: 1 });
