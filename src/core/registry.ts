@@ -27,6 +27,8 @@ export interface ProcedureEntry {
   params: string[];
   /** Declared arguments without a default, which a call must pass (YAML procedures). */
   required?: string[];
+  /** The declared defaults (`procedure.morning(volume=50)`), shown by the Execute form. */
+  defaults?: Record<string, unknown>;
   summary: string;
   /** Where it was defined: a config file or a script path. */
   source: string;

@@ -31,6 +31,8 @@ const getPlugin = defineAction({
 const getProcedures = defineAction({
   name: 'get_procedures',
   summary: 'Every procedure with its declared arguments and where it is defined.',
+  description:
+    "params lists the declared arguments; required those a call must pass (declared without a default), and defaults the others' values. A script procedure declares no defaults, so its required is empty.",
   params: {},
   run: (_args, { services }) =>
     [...services.registry.procedures.values()]
@@ -38,6 +40,8 @@ const getProcedures = defineAction({
       .map((p) => ({
         name: `procedure.${p.name}`,
         params: p.params,
+        required: p.required ?? [],
+        defaults: p.defaults ?? {},
         summary: p.summary,
         source: p.source,
       })),

@@ -29,6 +29,7 @@ export function procedureFromConfig(
     name: def.name,
     params: def.params,
     required: def.params.filter((p) => !Object.hasOwn(def.defaults, p)),
+    defaults: def.defaults,
     summary: `YAML procedure (${def.steps.length} step${def.steps.length === 1 ? '' : 's'})`,
     source: section.source,
     calls: actionsUsed(def.steps),

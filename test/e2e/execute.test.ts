@@ -10,7 +10,7 @@ describe('web UI: Execute', () => {
 
   beforeAll(async () => {
     e2e = await startE2e(
-      'procedure.greet(name, times):\n  - action: utils.echo\n    args: {msg: "hi ${name}"}\n  - return: ${times}\n',
+      'procedure.greet(name, times=2):\n  - action: utils.echo\n    args: {msg: "hi ${name}"}\n  - return: ${times}\n',
     );
     await registerViaApi(e2e.url);
     const { context, page: p } = await e2e.newPage();
@@ -149,7 +149,20 @@ describe('web UI: Execute', () => {
     await combobox().press('Enter');
     await page.locator('.action-summary', { hasText: 'YAML procedure (2 steps)' }).waitFor();
     await page.getByRole('button', { name: 'Form' }).click();
-    await page.getByRole('textbox', { name: 'name' }).fill('Ada');
+    // A declared argument without a default is required (the server refuses a call without
+    // it); one with a default shows that default.
+    const nameField = page.getByRole('textbox', { name: 'name' });
+    await expect(nameField.getAttribute('aria-required')).resolves.toBe('true');
+    await expect(
+      page.getByRole('textbox', { name: 'times' }).getAttribute('aria-required'),
+    ).resolves.toBeNull();
+    await expect(
+      page.getByRole('textbox', { name: 'times' }).getAttribute('placeholder'),
+    ).resolves.toBe('2');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByText('is required').waitFor();
+    await expect(output().count()).resolves.toBe(0);
+    await nameField.fill('Ada');
     await page.getByRole('textbox', { name: 'times' }).fill('3');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await output().getByText('procedure.greet').waitFor();
@@ -162,6 +175,14 @@ describe('web UI: Execute', () => {
     await combobox().fill('procedure.greet');
     await combobox().press('Enter');
     await expect(output().count()).resolves.toBe(1);
+    // Starting to type another name is enough.
+    await combobox().fill('utils.ec');
+    await output().waitFor({ state: 'detached' });
+    await combobox().fill('procedure.greet');
+    await combobox().press('Enter');
+    await page.getByRole('textbox', { name: 'name' }).fill('Bo');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await output().getByText('procedure.greet').waitFor();
     await combobox().fill('utils.echo');
     await combobox().press('Enter');
     await output().waitFor({ state: 'detached' });

@@ -29,6 +29,9 @@ interface PluginInfo {
 interface ProcedureInfo {
   name: string;
   params?: string[];
+  /** Declared without a default: a call must pass them. */
+  required?: string[];
+  defaults?: Record<string, unknown>;
   summary?: string;
 }
 
@@ -65,7 +68,7 @@ export async function loadCatalog(): Promise<CatalogEntry[]> {
       name: p.name,
       kind: 'procedure',
       summary: p.summary ?? 'User procedure',
-      form: formFromProcedure(p.params ?? []),
+      form: formFromProcedure(p.params ?? [], p.required, p.defaults),
     });
   }
   return entries.sort((a, b) => a.name.localeCompare(b.name));

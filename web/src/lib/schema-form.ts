@@ -88,10 +88,20 @@ export function formFromSchema(params: JsonSchema | undefined, extraArgs?: boole
   return { fields, extraArgs: extraArgs ?? open };
 }
 
-/** The form model of a procedure: its declared argument names, any type; extra args allowed. */
-export function formFromProcedure(params: readonly string[]): FormModel {
+/** The form model of a procedure: its declared arguments, any type, required unless declared with a default; extra args allowed. */
+export function formFromProcedure(
+  params: readonly string[],
+  required: readonly string[] = [],
+  defaults: Readonly<Record<string, unknown>> = {},
+): FormModel {
   return formFromSchema(
-    { type: 'object', properties: Object.fromEntries(params.map((p) => [p, {}])) },
+    {
+      type: 'object',
+      properties: Object.fromEntries(
+        params.map((p) => [p, Object.hasOwn(defaults, p) ? { default: defaults[p] } : {}]),
+      ),
+      required: params.filter((p) => required.includes(p)),
+    },
     true,
   );
 }

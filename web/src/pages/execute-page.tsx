@@ -158,10 +158,9 @@ export function ExecutePage() {
               onInput={(text) => {
                 setQuery(text);
                 setErrors({});
-                // A name typed in full chooses that action as much as picking it does.
-                const typed = text.trim();
-                if (result && typed !== result.action && catalog.some((e) => e.name === typed))
-                  setResult(null);
+                // Once the name no longer names the action that ran, its output would read as
+                // the new one's: it goes at the first keystroke, not only when a name is complete.
+                if (result && text.trim() !== result.action) setResult(null);
               }}
               onSelect={(picked) => load(picked.name, {})}
               // Until the catalog is in, typing would show an empty list; after a failure the
