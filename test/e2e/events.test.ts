@@ -93,6 +93,35 @@ describe('web UI: Events', () => {
     await page.getByText('The payload must be a JSON object.').waitFor();
   }, 60_000);
 
+  it('shows the newest earlier events on arrival, as compact rows that expand', async () => {
+    const body = { user: 'e2e', text: 'x'.repeat(2_000), nested: { deep: [1, 2, 3] } };
+    publish(client.ws, 'before_open', body);
+    await expect
+      .poll(() => client.frames.some((f) => f.args?.subtype === 'before_open'))
+      .toBe(true);
+    const { page: late } = await e2e.newPage();
+    await signIn(late, '/events');
+    const lateFeed = late.getByRole('list', { name: 'Events' });
+    const row = lateFeed.getByRole('listitem').filter({ hasText: 'before_open' });
+    await row.waitFor();
+    // Earlier events came too, in order, and none twice.
+    await lateFeed.getByRole('listitem').filter({ hasText: 'door_open' }).waitFor();
+    await expect(
+      lateFeed.getByRole('listitem').filter({ hasText: 'before_open' }).count(),
+    ).resolves.toBe(1);
+    // Collapsed: one line, the payload's JSON hidden until the row is opened.
+    const payload = row.locator('pre');
+    await expect(payload.isVisible()).resolves.toBe(false);
+    const collapsed = (await row.boundingBox())!.height;
+    await row.locator('summary').click();
+    await payload.waitFor({ state: 'visible' });
+    // A 2,000-character body is a line or two until asked for.
+    expect(collapsed).toBeLessThan(90);
+    expect((await row.boundingBox())!.height).toBeGreaterThan(collapsed + 100);
+    await expect(payload.textContent()).resolves.toContain('"deep": [');
+    await e2e.screenshot(late, 'events-history');
+  }, 60_000);
+
   it('logged no console errors (CSP violations, exceptions)', () => {
     expect(e2e.pageErrors).toEqual([]);
   });

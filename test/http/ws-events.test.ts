@@ -125,6 +125,28 @@ describe('/ws/events', () => {
     });
   });
 
+  it('replays the newest earlier events with ?history=N only, oldest first', async () => {
+    for (const n of [1, 2, 3]) await t.service.events.emit('CustomEvent', { subtype: `old${n}` });
+    const at = (query: string) => connect(`${base}/ws/events${query}`, bearer(token));
+    const [live, two, bad, many] = await Promise.all([
+      client(),
+      at('?history=2'),
+      at('?history=abc'),
+      at('?history=100000'),
+    ]);
+    await t.service.events.emit('CustomEvent', { subtype: 'now' });
+    for (const c of [live, two, bad, many]) await c.next(isCustom('now'));
+    const subtypes = (c: { frames: Frame[] }): unknown[] =>
+      c.frames.filter((f: Frame) => f.type === 'event').map((f: Frame): unknown => f.args.subtype);
+    // Without history, live events only: what Platypush clients expect.
+    expect(subtypes(live)).toEqual([]);
+    expect(subtypes(bad)).toEqual([]);
+    expect(subtypes(two)).toEqual(['old2', 'old3']);
+    // Capped at the 50 kept; the earlier tests' events come first.
+    expect(subtypes(many).slice(-3)).toEqual(['old1', 'old2', 'old3']);
+    expect(subtypes(many).length).toBeLessThanOrEqual(50);
+  });
+
   it('unsubscribes from the bus when a socket closes', async () => {
     const before = subscribers(t.service);
     const clients = await Promise.all([client(), client(), client()]);

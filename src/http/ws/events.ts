@@ -11,6 +11,7 @@ import type { Service } from '../../service.ts';
 import type { Connection, Connections } from './connections.ts';
 import { refuse, upgradeAuth } from './connection-auth.ts';
 import { decodeFrame, errorFrame, EventsInbound, parseFrame } from './frames.ts';
+import { RECENT_EVENTS, RecentEvents } from './recent-events.ts';
 import { BoundedSender } from './send.ts';
 import type { SendLimits } from './send.ts';
 
@@ -38,6 +39,13 @@ function shownJson(delivery: Delivery, namespace: 'pipit' | 'platypush'): string
   );
 }
 
+// `?history=N`: a whole number, capped; anything else (absent, negative, text) is none.
+function historyOf(req: FastifyRequest): number {
+  const raw = (req.query as Record<string, unknown> | undefined)?.history;
+  const n = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+  return Math.min(n, RECENT_EVENTS);
+}
+
 /** Resolves the kinds of a subscribe frame; BAD_REQUEST names the unknown one. */
 function resolveKinds(service: Service, names: string[]): string[] {
   return [...new Set(names.map((name) => service.events.kinds.resolve(name)))];
@@ -60,7 +68,10 @@ function toEvent(service: Service, frame: IncomingEvent) {
  * subscribed to) as an event message; it may publish an event message (published on the bus:
  * hooks run, and every client receives it, the sender included) or send
  * `{"type": "subscribe", "events": [kinds]}` (answered `{"type": "subscribed", "events": [...]}`).
- * Every frame it cannot use is answered `{"type": "error", "errors": ["..."]}`.
+ * Every frame it cannot use is answered `{"type": "error", "errors": ["..."]}`. With
+ * `?history=N` (at most 50) it first receives the newest N events published before it connected,
+ * oldest first, as they were sent then (the web UI's Events page); without it, live events only,
+ * as Platypush clients expect.
  *
  * @example
  * app.route({ method: 'GET', url: '/ws/events', wsHandler: eventsHandler(service, connections, limits), ... });
@@ -70,10 +81,13 @@ export function eventsHandler(service: Service, connections: Connections, limits
   const asErrorFrame = (message: string) => errorFrame(message.split('\n'));
   const metrics = requireMetrics(service).ws;
   const namespace = service.config.eventNamespace;
+  const recent = new RecentEvents();
+  service.events.subscribe((delivery) => recent.add(delivery));
 
   return (socket: WebSocket, req: FastifyRequest): void => {
     const auth = upgradeAuth(req);
     if (!auth.ok) return refuse(socket, auth.error, asErrorFrame);
+    const history = historyOf(req);
 
     let filter: Set<string> | null = null;
     let closed = false;
@@ -81,6 +95,7 @@ export function eventsHandler(service: Service, connections: Connections, limits
       log.warn({ user: auth.principal.username }, 'slow /ws/events consumer disconnected (1013)');
       cleanup();
     });
+    for (const delivery of recent.last(history)) out.send(bytesOf(delivery, namespace));
     const unsubscribe = service.events.subscribe((delivery) => {
       if (filter && !filter.has(delivery.event.args.type)) return;
       if (out.send(bytesOf(delivery, namespace))) metrics.eventDelivered();

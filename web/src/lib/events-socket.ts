@@ -14,6 +14,8 @@ export interface EventsSocketHandlers {
 }
 
 const POLICY_VIOLATION = 1008;
+/** How many earlier events the server replays on connect (its most). */
+const HISTORY = 50;
 
 /**
  * A `/ws/events` connection that reconnects with backoff until closed. The browser sends the
@@ -54,6 +56,9 @@ export class EventsSocket {
 
   private connect(): void {
     const url = new URL('/ws/events', location.href);
+    // The newest events from before this connection first (on a reconnect too: they fill the
+    // gap, and the page drops the ones it has by their id).
+    url.searchParams.set('history', String(HISTORY));
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     this.handlers.onState('connecting');
     const ws = new WebSocket(url);

@@ -30,11 +30,18 @@ export function EventsPage() {
   const socket = useRef<EventsSocket | undefined>(undefined);
   const pausedRef = useRef(paused);
   const seq = useRef(0);
+  // Event ids seen: a reconnect replays the newest events, some of which are on screen already.
+  const seen = useRef(new Set<string>());
   pausedRef.current = paused;
 
   useEffect(() => {
     const s = new EventsSocket({
       onEvent: (message: EventMessage) => {
+        if (message.id) {
+          if (seen.current.has(message.id)) return;
+          seen.current.add(message.id);
+          if (seen.current.size > MAX_EVENTS * 4) seen.current = new Set([message.id]);
+        }
         const item = { seq: ++seq.current, receivedAt: Date.now(), message };
         // While paused, events are held back (not lost) and shown on resume.
         if (pausedRef.current) setHeld((h) => appendCapped(h, item, MAX_EVENTS));
