@@ -18,9 +18,6 @@ export function redactUrl(url: string): string {
   }
 }
 
-// The event stream's XREAD BLOCK: bounded, so that a read that never returns is noticed.
-const EVENTS_BLOCK_MS = 5_000;
-
 /** Reconnection delay after the `attempt`-th failure: 100 ms doubling to 3 s, with jitter. */
 export function backoffMs(attempt: number): number {
   return Math.min(100 * 2 ** Math.max(0, attempt - 1), 3_000) + Math.floor(Math.random() * 100);
@@ -47,8 +44,8 @@ export interface RedisLinkOptions {
 }
 
 /**
- * The connections to Redis: `command` for ordinary commands, one for the event stream's blocking
- * read and one for this instance's channels (subscriber mode). Commands never queue while Redis is
+ * The connections to Redis: `command` for ordinary commands, one for the event stream's reads
+ * and one for this instance's channels (subscriber mode). Commands never queue while Redis is
  * unreachable: they fail at once, so a remote request fails fast instead of hanging; every command
  * has a timeout, so a Redis that hangs or a link that dropped without closing cannot hold a caller;
  * every connection reconnects by itself with backoff. {@link RedisLink.hung} (an unanswered
@@ -103,11 +100,6 @@ export class RedisLink {
   /** Connected and without a fault: what `/readyz` reports. */
   get usable(): boolean {
     return this.#state.connected && this.#faults.size === 0;
-  }
-
-  /** How long the event stream's read blocks: well under the command timeout it adds to. */
-  get blockMs(): number {
-    return EVENTS_BLOCK_MS;
   }
 
   get commandTimeoutMs(): number {
@@ -224,8 +216,8 @@ export class RedisLink {
 
   #client(role: 'command' | 'events' | 'inbox'): Redis {
     const options: RedisOptions = {
-      // The blocking read waits up to blockMs by itself: its timeout comes on top of that.
-      commandTimeout: this.#commandTimeoutMs + (role === 'events' ? EVENTS_BLOCK_MS : 0),
+      // No command blocks (the stream is polled): none may wait longer than this.
+      commandTimeout: this.#commandTimeoutMs,
       connectionName: `pipit:${this.#name}:${role}`,
       // RESP2: the replies' shapes do not depend on the server's version.
       protocol: 2,
