@@ -1,4 +1,4 @@
-// Issue 11, item 6: the configuration and scripts reload without a restart (POST /reload, SIGHUP,
+// The configuration and scripts reload without a restart (POST /reload, SIGHUP,
 // `pipit reload`); a bad new configuration is refused and the running one kept.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Issue 11, item 14: an unnamed token gets a default name that tells it apart from the others.
+// An unnamed token gets a default name that tells it apart from the others.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeApp } from '../helpers/service.ts';
 

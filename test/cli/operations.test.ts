@@ -1,4 +1,4 @@
-// Issue 11: running Pipit day to day — a taken port, a workdir already in use, the banner, the
+// Running Pipit day to day — a taken port, a workdir already in use, the banner, the
 // password prompt without a terminal.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -1,4 +1,4 @@
-// Issue 15: events across instances (once each), `once: true` hooks and crons, and Redis restarted
+// Events across instances (once each), `once: true` hooks and crons, and Redis restarted
 // under a running cluster. Three Pipit processes and a real redis-server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from '../http/ws-client.ts';

@@ -1,4 +1,4 @@
-// Issue 15: whoever can write to Redis cannot run actions. Messages written straight into Redis
+// Whoever can write to Redis cannot run actions. Messages written straight into Redis
 // (unsigned, signed with another secret, stale, replayed) are refused and counted; a message
 // sealed with the cluster's secret is the control that does run.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Issue 15: requests routed by `target` from every transport (HTTP, /ws/requests, the CLI, run() in
+// Requests routed by `target` from every transport (HTTP, /ws/requests, the CLI, run() in
 // a script, a procedure step), unknown targets, and an instance killed mid-request. Three Pipit
 // processes and a real redis-server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 15: the pieces of the cluster's security that need no Redis: sealing, replay refusal, and
+// The pieces of the cluster's security that need no Redis: sealing, replay refusal, and
 // the `redis` section (a URL without a secret is refused; Platypush's form means no cluster).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

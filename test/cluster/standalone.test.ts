@@ -1,4 +1,4 @@
-// Issue 15: without a `redis` section nothing changes: inspect.instances says the cluster is off and
+// Without a `redis` section nothing changes: inspect.instances says the cluster is off and
 // lists this instance, /readyz does not depend on Redis, and a request for another instance is
 // NOT_FOUND (there is no other instance).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

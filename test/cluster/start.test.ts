@@ -1,4 +1,4 @@
-// Issue 15: an instance whose Redis is down when it starts still starts, serves its own work, says
+// An instance whose Redis is down when it starts still starts, serves its own work, says
 // so (/readyz, inspect.instances, one log line), and joins the cluster when Redis comes up; the
 // events raised meanwhile are published then (the newest `buffer_events` of them; the oldest are
 // dropped and counted).

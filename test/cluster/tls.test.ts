@@ -1,4 +1,4 @@
-// Issue 15: Redis credentials and TLS. An instance joins a Redis that serves TLS only and wants a
+// Redis credentials and TLS. An instance joins a Redis that serves TLS only and wants a
 // password (`rediss://:password@host:port`, the CA given through NODE_EXTRA_CA_CERTS); the URL is
 // shown without its password; a wrong password keeps the instance out, saying why.
 import { execFileSync } from 'node:child_process';

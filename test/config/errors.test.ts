@@ -1,4 +1,4 @@
-// Issue 11, item 14: configuration mistakes are named precisely — a "did you mean" for misspelt
+// Configuration mistakes are named precisely — a "did you mean" for misspelt
 // keys, the line, column and text of a YAML error.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Issue 11, item 4: readable lines on a terminal (or when asked), JSON otherwise; stack traces only
+// Readable lines on a terminal (or when asked), JSON otherwise; stack traces only
 // at debug.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';

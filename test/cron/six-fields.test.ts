@@ -1,4 +1,4 @@
-// Issue 12: six-field cron expressions follow Platypush (croniter): the seconds are the last field.
+// Six-field cron expressions follow Platypush (croniter): the seconds are the last field.
 // The expected times are croniter's (`croniter(expr, now).get_next(datetime)`), worked out by hand
 // for a fixed "now" (Monday 2026-11-23 10:00:00 UTC).
 import { Cron } from 'croner';

@@ -1,4 +1,4 @@
-// Issue 10, item 13: a script that busy-loops is named in a warning, and the event-loop monitor
+// A script that busy-loops is named in a warning, and the event-loop monitor
 // reports blocked stretches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchEventLoop } from '../../src/core/loop-monitor.ts';

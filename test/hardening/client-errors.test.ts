@@ -1,4 +1,4 @@
-// Issue 10, item 6: requests Node's parser or fastify's router refuse are answered in Pipit's
+// Requests Node's parser or fastify's router refuse are answered in Pipit's
 // response format, never fastify's {error, message, statusCode}.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listening } from './helpers.ts';

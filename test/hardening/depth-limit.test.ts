@@ -1,4 +1,4 @@
-// Issue 10, item 2: one documented depth limit at every JSON entry point, 400 naming it.
+// One documented depth limit at every JSON entry point, 400 naming it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   jsonTextTooDeep,

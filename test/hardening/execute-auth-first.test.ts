@@ -1,4 +1,4 @@
-// Issue 10, item 12: /execute authenticates before reading the body: an unauthenticated client gets
+// /execute authenticates before reading the body: an unauthenticated client gets
 // 401, never parse details or a 413 for a body nobody asked for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listening } from './helpers.ts';

@@ -1,4 +1,4 @@
-// Issue 10, item 9: every file in the workdir is 0600, whatever the umask and the directory's mode.
+// Every file in the workdir is 0600, whatever the umask and the directory's mode.
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

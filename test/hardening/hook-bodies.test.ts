@@ -1,4 +1,4 @@
-// Issue 10, item 10: a web hook whose listener awaits an action answers every method and body type
+// A web hook whose listener awaits an action answers every method and body type
 // (the request's "close" after the body is read is not a hang-up).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listening } from './helpers.ts';

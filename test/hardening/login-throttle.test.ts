@@ -1,4 +1,4 @@
-// Issue 10, item 7: failed logins are throttled per (user name, address) and per address, so an
+// Failed logins are throttled per (user name, address) and per address, so an
 // attacker's address is stopped while the owner, elsewhere, still logs in.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeApp, registerAndToken } from '../helpers/service.ts';

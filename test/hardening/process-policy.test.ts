@@ -1,4 +1,4 @@
-// Issue 10, item 1: the last-resort policy: an unhandled rejection is logged and the service goes
+// The last-resort policy: an unhandled rejection is logged and the service goes
 // on; an uncaught exception is logged, the service stops gracefully, and the process exits 70.
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT_UNCAUGHT, installProcessPolicy } from '../../src/process-policy.ts';

@@ -1,4 +1,4 @@
-// Issue 10, item 3: registration creates at most one account, however many requests race, from
+// Registration creates at most one account, however many requests race, from
 // however many processes (the CLI included).
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';

@@ -1,4 +1,4 @@
-// Issue 10, item 5: a token in a query string never reaches the log in clear, however the
+// A token in a query string never reaches the log in clear, however the
 // parameter name is encoded.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/http/log.ts';

@@ -1,4 +1,4 @@
-// Issue 10, item 1: outputs that cannot be JSON (BigInt, circular, thousands of levels deep) are the
+// Outputs that cannot be JSON (BigInt, circular, thousands of levels deep) are the
 // action's failure on every transport, and the service keeps running.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeAll, connect } from '../http/ws-client.ts';

@@ -1,4 +1,4 @@
-// Issue 10, item 11: only requests really running count against the in-flight cap, so pipelined
+// Only requests really running count against the in-flight cap, so pipelined
 // requests that finish at once are all answered.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeAll, connect } from '../http/ws-client.ts';

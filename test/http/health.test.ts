@@ -1,4 +1,4 @@
-// Issue 14 (operator signals, first part): unauthenticated liveness and readiness endpoints.
+// /healthz and /readyz: unauthenticated liveness and readiness endpoints.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

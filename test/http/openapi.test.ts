@@ -1,4 +1,4 @@
-// Issue 14 (operator signals): GET /openapi.json, the OpenAPI 3.1 description of the HTTP API,
+// GET /openapi.json, the OpenAPI 3.1 description of the HTTP API,
 // generated from the live registry. Checked with a real OpenAPI 3.1 validator, and by validating
 // real /execute requests and responses against it with ajv (draft 2020-12, the dialect of 3.1).
 import { appendFileSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 12: Platypush's clients keep working — form registration and login with a redirect and the
+// Platypush's clients keep working — form registration and login with a redirect and the
 // `session_token` cookie, HTTP Basic, X-Token, and JSON bodies sent without a JSON content type —
 // exercised the way a Python `requests` client does it, with plain HTTP calls.
 import { Agent, request } from 'node:http';

@@ -1,4 +1,4 @@
-// Issue 12: a configuration in Platypush's documented shape starts Pipit with warnings only, and
+// A configuration in Platypush's documented shape starts Pipit with warnings only, and
 // `pipit config check` lists them.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

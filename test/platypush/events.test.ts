@@ -1,4 +1,4 @@
-// Issue 12: Platypush's event names, unknown well-formed kinds, phrase hooks, and hook steps written
+// Platypush's event names, unknown well-formed kinds, phrase hooks, and hook steps written
 // the Platypush way.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeAll, connect } from '../http/ws-client.ts';

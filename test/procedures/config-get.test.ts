@@ -1,4 +1,4 @@
-// Issue 12: `Config.get('key')` in a YAML procedure reads the running configuration, read-only and
+// `Config.get('key')` in a YAML procedure reads the running configuration, read-only and
 // without credentials.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp } from '../helpers/service.ts';
