@@ -159,17 +159,22 @@ describe('shell.exec', () => {
 });
 
 describe('shell.exec at a stop', () => {
-  // A child that ignores SIGTERM outlives a finished command for the grace period (long here): a
-  // graceful stop must not leave it running, nor wait all that time for it.
+  // A child that ignores SIGTERM outlives a finished command for the grace period (long here),
+  // holding its stdout: the call must not wait for it, and a graceful stop must not leave it
+  // running, nor wait all that time for it.
   it('kills what commands left in their process groups', async () => {
     const t = await makeApp('shell:\n  kill_grace_seconds: 60\n');
     let stubborn = 0;
     try {
       const pidFile = join(t.dir, 'stubborn.pid');
+      const started = Date.now();
       const res = await call(t, 'shell.exec', {
-        cmd: `sh -c 'trap "" TERM; echo $$ > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; while :; do sleep 0.05; done' > /dev/null 2>&1 &`,
+        cmd: `sh -c 'trap "" TERM; echo $$ > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; while :; do sleep 0.05; done' & while [ ! -e ${pidFile} ]; do sleep 0.01; done; echo started`,
+        timeout: 20,
       });
+      expect(Date.now() - started).toBeLessThan(5000);
       expect(res.errors).toEqual([]);
+      expect(res.output).toBe('started\n');
       expect(await until(() => existsSync(pidFile))).toBe(true);
       stubborn = Number(readFileSync(pidFile, 'utf8'));
       expect(processGone(stubborn)).toBe(false);
