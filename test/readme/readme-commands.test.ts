@@ -3,7 +3,7 @@
 // `<!-- readme-test: run -->` runs in order in one shell, against that service.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/net.ts';
@@ -60,11 +60,17 @@ describe('the README', () => {
     expect(runnableBlocks(README).length).toBeGreaterThanOrEqual(5);
   });
 
+  it('has the pipit command in node_modules/.bin after npm ci (the prepare script links it)', () => {
+    expect(realpathSync(join(ROOT, 'node_modules', '.bin', 'pipit'))).toBe(
+      realpathSync(join(ROOT, 'bin', 'pipit.js')),
+    );
+  });
+
   it('runs every marked command, in order, as written', async () => {
     const script = runnableBlocks(README)
       .join('\n')
       .replaceAll('localhost:8008', `127.0.0.1:${port}`);
-    // In the checkout, as the README says (npx finds the pipit command there).
+    // In the checkout, as the README says (its first block puts node_modules/.bin on the PATH).
     const shell = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, env: env() });
     let stdout = '';
     let stderr = '';
