@@ -2,6 +2,7 @@
 // heartbeats, so the healthy ones lose no routed call; redis.previous_secrets lets a secret be
 // rotated; two live instances with one device_id (a cloned SD card) both say so, answer /readyz
 // 503 and refuse routed requests until one is gone. Real Pipit processes and a real redis-server.
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   SECRET,
@@ -97,6 +98,27 @@ describe('heartbeats', () => {
     expect((await instances(alpha)).refused.bad_signature).toBe(0);
     expect((await instances(beta)).refused.bad_signature).toBe(0);
     expect((await instances(gamma)).refused.bad_signature).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('redis.key_prefix', () => {
+  it('keeps two clusters apart on one Redis', async () => {
+    const redis = await startRedis();
+    cleanups.push(() => redis.stop());
+    const alpha = await member('alpha', redis.url);
+    const home = await member('home', redis.url, '  key_prefix: home');
+    await member('other', redis.url, '  key_prefix: home');
+    await waitForInstances(home, ['home', 'other']);
+    await waitForInstances(alpha, ['alpha']);
+    expect((await execute(home, { action: 'utils.echo', target: 'other' })).status).toBe(200);
+    expect((await execute(home, { action: 'utils.echo', target: 'alpha' })).status).toBe(404);
+    expect((await execute(alpha, { action: 'utils.echo', target: 'home' })).status).toBe(404);
+    const admin = new Redis(redis.url);
+    cleanups.push(() => void admin.disconnect());
+    const keys = await admin.keys('*');
+    expect(keys.filter((k) => !/^(pipit|home):/.test(k))).toEqual([]);
+    expect(keys.some((k) => k.startsWith('home:instance:other:'))).toBe(true);
+    expect(keys.some((k) => k.startsWith('pipit:instance:other:'))).toBe(false);
   }, 60_000);
 });
 
