@@ -4,11 +4,13 @@ import { isSecretName } from './secret-names.ts';
 // Cheap first look: text with none of these cannot hold what the rules below mask (most strings).
 const HINT = /[=@]|":|eyJ|bearer|basic|gh[pousr]_|github_pat_|glpat-|xox[abposr]-/i;
 // name=value in a query string, a fragment, a form body or free text.
-const PARAM = /(^|[?&;#\s])([^\s=&;#?"'<>]{1,64})=([^\s&;#"'<>]+)/g;
+// A value ends at "?" too: a URL nested unencoded in another's query keeps its own parameters.
+const PARAM = /(^|[?&;#\s])([^\s=&;#?"'<>]{1,64})=([^\s&;#?"'<>]+)/g;
 // "name": "value" in JSON text held in a string (an error page, a raw body).
 const JSON_PAIR = /("([^"\\]{1,64})"\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
-// scheme://userinfo@ (the last "@" of the authority, as the URL parser reads it).
-const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#"'<>]*)@/gi;
+// scheme://userinfo@ (the last "@" of the authority, as the URL parser reads it). The scheme is
+// bounded: "a.a.a.…@" would otherwise be scanned again from every word, quadratic in its length.
+const USERINFO = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)([^\s/?#"'<>]*)@/gi;
 const BEARER = /\b(bearer)(\s+)([\w.~+/-]{8,}=*)/gi;
 const BASIC = /\b(basic)(\s+)([A-Za-z0-9+/]{4,}={0,2})/gi;
 const JWT = /\beyJ[\w-]+\.[\w-]+\.[\w-]*/g;

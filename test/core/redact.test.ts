@@ -170,6 +170,13 @@ describe('the secret names and secret-shaped strings', () => {
       [`token ghp_${'a'.repeat(36)}`, 'token [redacted]'],
     ];
     for (const [text, masked] of cases) expect(maskSecretText(text), text).toBe(masked);
+    // A URL nested unencoded in another's query keeps its own parameters apart.
+    expect(maskSecretText('https://a/?next=https://b/?token=T&x=1')).toBe(
+      'https://a/?next=https://b/?token=[redacted]&x=1',
+    );
+    // Text that would make a scan quadratic is read once.
+    const hostile = `${'a.'.repeat(200_000)}@ ${'?a='.repeat(100_000)}`;
+    expect(maskSecretText(hostile)).toBe(hostile);
     for (const text of ['the bearer instrument', 'basic authentication', 'x=1&y=2', 'a@b.c'])
       expect(maskSecretText(text)).toBe(text);
   });
