@@ -76,6 +76,9 @@ function requestIssueText(issue: z.core.$ZodIssue): string {
     : `field "${issue.path.join('.')}": ${issue.message}`;
 }
 
+// The transports of a procedure's, hook's or cron's steps (procedures/executor.ts).
+const STEP_TARGETS: ReadonlySet<string> = new Set(['procedure', 'hook', 'cron']);
+
 /**
  * Creates `execute()`: validates the request message, resolves the action or procedure, validates
  * and coerces its arguments, runs it and wraps the outcome in a response message.
@@ -124,8 +127,21 @@ export function createExecute(deps: {
     const error = toPipitError(err);
     const scope = runScope.getStore();
     if (scope) scope.failedStep = { action: actionName ?? '?', errors: error.message.split('\n') };
-    const level = error.code === 'ACTION_FAILED' || error.code === 'INTERNAL' ? 'warn' : 'debug';
-    log[level]({ action: actionName, code: error.code, err: error.cause ?? error }, error.message);
+    // One failure is one line: a step's failure is its procedure's, hook's or cron's, which that
+    // run logs (and the run history keeps the step); the error object (stack, cause, details), which
+    // a terminal shows over several lines, is added where someone is debugging.
+    const step = scope !== undefined || STEP_TARGETS.has(target);
+    const level =
+      error.code === 'INTERNAL' || (error.code === 'ACTION_FAILED' && !step) ? 'warn' : 'debug';
+    if (log.isLevelEnabled(level))
+      log[level](
+        {
+          action: actionName,
+          code: error.code,
+          ...(log.isLevelEnabled('debug') ? { err: error.cause ?? error } : {}),
+        },
+        error.message,
+      );
     return respond(id, target, undefined, error);
   };
 

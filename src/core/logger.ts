@@ -104,3 +104,15 @@ export function createLogger(
   }
   return opts.destination ? pino(options, opts.destination) : pino(options);
 }
+
+/**
+ * The `err` field of a failure's log line, only where someone is debugging: a failure is one line
+ * at the default level (its message says what went wrong, and the run history keeps the details),
+ * while the error object (stack, cause, details) takes several lines on a terminal.
+ *
+ * @example
+ * log.warn({ cron: name, ...debugErr(log, err) }, `cron job ${name} failed: ${err.message}`);
+ */
+export function debugErr(log: Logger, err: unknown): { err?: unknown } {
+  return log.isLevelEnabled('debug') ? { err } : {};
+}

@@ -2,6 +2,7 @@ import { Cron } from 'croner';
 import type { ClaimOptions } from '../core/cluster-port.ts';
 import { PipitError } from '../core/errors.ts';
 import { toCronerPattern } from './expression.ts';
+import { debugErr } from '../core/logger.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Caller, RunObservers } from '../core/runs.ts';
 
@@ -209,7 +210,10 @@ export class Scheduler {
           : run());
         result = 'ran';
       } catch (err) {
-        this.log.warn({ err, cron: name, source: job.def.source }, `cron job ${name} failed`);
+        this.log.warn(
+          { cron: name, source: job.def.source, ...debugErr(this.log, err) },
+          `cron job ${name} failed: ${err instanceof Error ? err.message : String(err)}`,
+        );
         result = 'failed';
       } finally {
         this.running.delete(name);

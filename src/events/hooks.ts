@@ -1,4 +1,5 @@
 import { PipitError } from '../core/errors.ts';
+import { debugErr } from '../core/logger.ts';
 import type { Logger } from '../core/logger.ts';
 import { BLOCKED_WARN_MS } from '../core/loop-monitor.ts';
 import type { Caller, RunObservers } from '../core/runs.ts';
@@ -32,7 +33,7 @@ export class HookBusyError extends PipitError {
   }
 }
 
-/** An explicit answer to a web hook: body, HTTP status, response headers (SPEC's send_response). */
+/** An explicit answer to a web hook: body, HTTP status, response headers (what `send_response` sets). */
 export interface HookResponse {
   body: unknown;
   status: number;
@@ -202,8 +203,8 @@ export class Hooks {
 
   private failed(hook: Hook, event: PipitEvent, err: unknown): HookOutcome {
     this.log.warn(
-      { err, hook: hook.name, source: hook.source, event: event.args.type },
-      `hook ${hook.name} failed`,
+      { hook: hook.name, source: hook.source, event: event.args.type, ...debugErr(this.log, err) },
+      `hook ${hook.name} failed: ${err instanceof Error ? err.message : String(err)}`,
     );
     return { hook, ok: false, error: err };
   }

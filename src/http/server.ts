@@ -10,7 +10,7 @@ import { jsonTextTooDeep, tooDeep } from '../core/json-limits.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { limitConnections, markAuthenticated } from './connection-limits.ts';
 import { lazySchemaCompilers } from './lazy-compilers.ts';
-import { logSerializers } from './log.ts';
+import { accessLines, logSerializers } from './log.ts';
 import { requireUser } from './guard.ts';
 import { securityHeaders } from './security-headers.ts';
 import { sendError } from './reply.ts';
@@ -78,15 +78,16 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
     );
   const log = service.log.child({ component: 'http' });
   const errors = { origin: service.config.deviceId, log };
-  // Access-log lines are "info". Below that fastify gets no logger at all: with one, it makes a
-  // child logger and hangs "finish" listeners on every request (6% of a `POST /execute`) only to
-  // time lines it will not write. Pipit's own errors are logged through `log` either way.
-  const accessLog: FastifyBaseLogger | undefined = service.log.isLevelEnabled('info')
+  // Access lines are at "debug" (accessLines). Below that fastify gets no logger at
+  // all: with one, it makes a child logger and hangs "finish" listeners on every request (6% of a
+  // `POST /execute`) only to time lines it will not write. Pipit's own errors are logged through
+  // `log` either way.
+  const accessLog: FastifyBaseLogger | undefined = service.log.isLevelEnabled('debug')
     ? service.log.child({ component: 'http' }, { serializers: logSerializers })
     : undefined;
   const headersMs = http.headers_timeout_seconds * 1000;
   const app = Fastify({
-    ...(accessLog ? { loggerInstance: accessLog } : {}),
+    ...(accessLog ? { loggerInstance: accessLog, disableRequestLogging: true } : {}),
     bodyLimit: http.max_body_bytes,
     trustProxy: http.trust_proxy,
     return503OnClosing: true,
@@ -111,6 +112,10 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
       );
     },
   });
+  if (accessLog) {
+    app.addHook('onRequest', accessLines.onRequest);
+    app.addHook('onResponse', accessLines.onResponse);
+  }
   app.server.maxConnections = http.max_connections;
   limitConnections(app.server, {
     perAddress: http.max_connections_per_address,

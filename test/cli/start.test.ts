@@ -107,7 +107,8 @@ describe('pipit start (a real process on a free port)', () => {
   });
 
   it('finishes an in-flight request on SIGTERM before exiting', async () => {
-    proc = await startPipitProcess(configPath);
+    // Access lines are written at debug.
+    proc = await startPipitProcess(configPath, { PIPIT_LOG_LEVEL: 'debug' });
     await post(`${proc.url}/register`, { username: 'ada', password: PASSWORD });
     const { token } = (await (
       await post(`${proc.url}/auth`, { username: 'ada', password: PASSWORD })

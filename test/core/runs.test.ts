@@ -105,7 +105,11 @@ describe('Hooks.runOne outcomes', () => {
     expect(hooks.runningOf('Rejects')).toBe(0);
     expect(hooks.runningOf('Throws')).toBe(0);
     expect(
-      lines.filter((l) => l.msg === 'hook Rejects failed' || l.msg === 'hook Throws failed'),
+      lines.filter(
+        (l) =>
+          l.msg === 'hook Rejects failed: async failure' ||
+          l.msg === 'hook Throws failed: sync failure',
+      ),
     ).toHaveLength(2);
     expect(seen.map((r) => [r.name, r.outcome])).toEqual([
       ['Throws', 'failed'],

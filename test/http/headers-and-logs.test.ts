@@ -158,7 +158,7 @@ describe('HTTP logging', () => {
   const BROKEN = `import { hook } from 'pipit';
 hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom in a listener'); });
 `;
-  async function appLoggingAt(level: 'warn' | 'info') {
+  async function appLoggingAt(level: 'warn' | 'info' | 'debug') {
     const { log, lines } = captureLog(level);
     const t = await makeApp('', { log, scripts: { 'broken.mjs': BROKEN } });
     return { app: t.app, lines, close: () => t.close() };
@@ -190,8 +190,19 @@ hook('WebhookEvent', { hook: 'broken' }, () => { throw new Error('kaboom in a li
     }
   });
 
-  it('at "info" writes access lines with a request id and a redacted URL', async () => {
+  it('at "info" (the default) a request writes no line', async () => {
     const t = await appLoggingAt('info');
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/auth/status' });
+      expect(res.statusCode).toBe(200);
+      expect(t.lines.filter((l) => l.component === 'http')).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('at "debug" writes access lines with a request id and a redacted URL', async () => {
+    const t = await appLoggingAt('debug');
     try {
       await t.app.inject({ method: 'GET', url: '/auth/status?token=hush' });
       await expect.poll(() => t.lines.filter((l) => l.msg === 'request completed').length).toBe(1);
