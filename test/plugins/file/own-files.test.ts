@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PipitError } from '../../../src/core/errors.ts';
+import { CLI } from '../../helpers/process.ts';
 import { makeApp, registerAndToken, tempDir } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { call } from '../call.ts';
@@ -35,6 +38,27 @@ describe('file.roots that reach Pipit itself', () => {
       expect(err.message).toMatch(/use a directory apart from .* as a root, or move .* elsewhere/);
     },
   );
+
+  it('stops `pipit start` with exit status 78 for such a root', async () => {
+    tmp = tempDir();
+    const configPath = join(tmp.dir, 'config.yaml');
+    writeFileSync(
+      configPath,
+      `device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${fileSection([tmp.dir])}`,
+    );
+    // Killed if it starts after all (the signal), so that a failure leaves no service running.
+    const child = spawn(process.execPath, [CLI, 'start', '--config', configPath], {
+      env: { ...process.env, PIPIT_LOG_LEVEL: 'warn' },
+      signal: AbortSignal.timeout(25_000),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', () => undefined);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(78);
+    expect(stderr).toContain(`file.roots: ${tmp.dir} holds scripts_dir`);
+  }, 30_000);
 
   it('refuses at reload a scripts_dir or new roots inside a running root, keeping the running configuration', async () => {
     tmp = tempDir();
