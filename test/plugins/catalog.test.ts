@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
 import { createLogger } from '../../src/core/logger.ts';
+import { compileActions, Registry } from '../../src/core/registry.ts';
 import { loadEnabledPlugins, pluginCatalog } from '../../src/plugins/catalog.ts';
 import { builtinPlugins } from '../../src/plugins/index.ts';
 import { createService } from '../../src/service.ts';
@@ -28,6 +29,25 @@ describe('the plugin catalog', () => {
       disabledHint: p.disabledHint,
     });
     expect(pluginCatalog.map(meta)).toEqual(builtinPlugins.map(meta));
+  });
+
+  // The Execute tab builds its forms from the catalog: every action needs a summary and every
+  // parameter its help text, in every plugin Pipit ships (enabled by default or not).
+  it('gives every action of every plugin a summary and every parameter a description', () => {
+    const registry = new Registry(builtinPlugins);
+    for (const def of builtinPlugins)
+      registry.addPlugin({ def, config: {}, state: undefined, actions: compileActions(def) });
+    const catalog = registry.catalog();
+    expect(catalog.map((p) => p.name).sort()).toEqual(builtinPlugins.map((p) => p.name).sort());
+    for (const plugin of catalog) {
+      expect(plugin.actions.length, plugin.name).toBeGreaterThan(0);
+      for (const action of plugin.actions) {
+        expect(action.summary, action.name).toBeTruthy();
+        const props = (action.params.properties ?? {}) as Record<string, { description?: string }>;
+        for (const [name, schema] of Object.entries(props))
+          expect(schema.description, `${action.name}.${name}`).toBeTruthy();
+      }
+    }
   });
 
   it('loads only the enabled plugins and checks their sections as loadConfig does', async () => {

@@ -248,7 +248,7 @@ describe('file actions', () => {
     expect((await call(t, 'file.home')).output).toBe(homedir());
   });
 
-  it('shows every action with parameter help in the catalog (the Execute tab)', () => {
+  it('shows every action in the catalog (the Execute tab)', () => {
     const plugin = t.service.registry.catalog().find((p) => p.name === 'file')!;
     expect(plugin.actions.map((a) => a.name)).toEqual(
       [
@@ -272,12 +272,5 @@ describe('file actions', () => {
         'write',
       ].map((a) => `file.${a}`),
     );
-    for (const action of plugin.actions) {
-      const props =
-        (action.params as { properties?: Record<string, { description?: string }> }).properties ??
-        {};
-      for (const [name, schema] of Object.entries(props))
-        expect(schema.description, `${action.name}.${name}`).toBeTruthy();
-    }
   });
 });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 
-// The Execute tab builds its forms from the catalog: every parameter needs its help text.
+// The host plugins' actions, as the catalog lists them once their plugins are enabled. (Every
+// parameter's help text is checked for all plugins in test/plugins/catalog.test.ts.)
 describe('the host plugins in the catalog', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -10,7 +11,7 @@ describe('the host plugins in the catalog', () => {
   });
   afterAll(() => t.close());
 
-  it('lists every action of shell, file, http and mqtt with a summary and parameter help', () => {
+  it('lists every action of shell, file, http and mqtt', () => {
     const catalog = t.service.registry.catalog();
     const names = (plugin: string) =>
       catalog.find((p) => p.name === plugin)!.actions.map((a) => a.name.slice(plugin.length + 1));
@@ -24,17 +25,5 @@ describe('the host plugins in the catalog', () => {
     ]);
     expect(names('file')).toHaveLength(18);
     expect(names('http')).toHaveLength(8);
-    for (const plugin of catalog.filter((p) =>
-      ['shell', 'file', 'http', 'mqtt'].includes(p.name),
-    )) {
-      for (const action of plugin.actions) {
-        expect(action.summary, action.name).toBeTruthy();
-        const props =
-          (action.params as { properties?: Record<string, { description?: string }> }).properties ??
-          {};
-        for (const [name, schema] of Object.entries(props))
-          expect(schema.description, `${action.name} ${name}`).toBeTruthy();
-      }
-    }
   });
 });

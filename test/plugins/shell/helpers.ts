@@ -1,21 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { ExecuteResult } from '../../../src/core/execute.ts';
 import type { PipitEvent } from '../../../src/events/event.ts';
 import type { TestApp } from '../../helpers/service.ts';
 
-/** Runs an action through the service's one execute(), as every transport does. */
-export async function call(
-  t: TestApp,
-  action: string,
-  args: Record<string, unknown> = {},
-  signal?: AbortSignal,
-): Promise<{ output: unknown; errors: string[]; result: ExecuteResult }> {
-  const result = await t.service.execute(
-    { type: 'request', action, args },
-    { target: 'test', ...(signal ? { signal } : {}) },
-  );
-  return { output: result.message.response.output, errors: result.message.response.errors, result };
-}
+export { call } from '../call.ts';
 
 /** True once `pid` has no process, or only a zombie waiting to be reaped. */
 export function processGone(pid: number): boolean {
