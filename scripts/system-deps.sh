@@ -5,7 +5,9 @@
 # - wrk: the HTTP load generator of `npm run bench`;
 # - mosquitto: the MQTT broker that the mqtt plugin's tests and benchmark start on free ports;
 # - redis-server: the shared bus of several instances (test/cluster/, bench/cluster.ts start it
-#   on a free loopback port with a data dir of their own).
+#   on a free loopback port with a data dir of their own);
+# - faketime: libfaketime, which test/cluster/clock.test.ts preloads to start an instance whose
+#   clock is two minutes slow.
 # Needs root (or sudo). Installs only what is missing.
 set -euo pipefail
 need=()
@@ -14,6 +16,7 @@ command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 command -v wrk >/dev/null 2>&1 || need+=(wrk)
 command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+[ -e /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 ] || command -v faketime >/dev/null 2>&1 || need+=(faketime)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
