@@ -18,8 +18,9 @@ import type { Service } from './service.ts';
 import { lockWorkdir } from './store/workdir-lock.ts';
 
 /**
- * Finds and loads the configuration (DESIGN's search order). With `writeDefault`, a missing file is
- * created from the commented default first (at the explicit path, else the user config path).
+ * Finds and loads the configuration (in {@link findConfig}'s order). With `writeDefault`, a missing
+ * file is created from the commented default first (at the explicit path, else the user config
+ * path).
  *
  * @example
  * const { config, created } = resolveConfig({ explicit: undefined, writeDefault: true });

@@ -7,6 +7,7 @@ import type { Service } from '../service.ts';
 import { describeUser, spotifyAuthStatus } from '../plugins/music/spotify/auth-status.ts';
 import { CALLBACK_CSS, callbackPage } from '../plugins/music/spotify/callback-page.ts';
 import { finishAuthorization } from '../plugins/music/spotify/callback.ts';
+import { SPOTIFY_NOT_CONFIGURED } from '../plugins/music/spotify/config.ts';
 import { currentProfile } from '../plugins/music/spotify/state.ts';
 import type { SpotifyState } from '../plugins/music/spotify/state.ts';
 
@@ -89,10 +90,7 @@ async function sayIfAuthorized(state: SpotifyState, out: (line: string) => void)
 export async function spotifyLogin(service: Service, opts: SpotifyLoginOptions): Promise<void> {
   const plugin = service.registry.plugins.get('music.spotify');
   if (!plugin) {
-    throw new PipitError(
-      'CONFIG_INVALID',
-      'the music.spotify plugin is not configured: add a "music.spotify:" section with client_id (see src/plugins/music/spotify/README.md)',
-    );
+    throw new PipitError('CONFIG_INVALID', SPOTIFY_NOT_CONFIGURED);
   }
   const state = plugin.state as SpotifyState;
   const again = await sayIfAuthorized(state, opts.out);

@@ -21,7 +21,8 @@ export function defaultWorkdir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * The configuration search order of DESIGN.md, first existing file wins.
+ * Finds the configuration: `explicit` (`--config`), else `$PIPIT_CONFIG` (used even when missing),
+ * else the first existing of `./config.yaml`, the user config path and `/etc/pipit/config.yaml`.
  *
  * @example
  * findConfig({ explicit: undefined }); // '/home/me/.config/pipit/config.yaml' or null

@@ -52,9 +52,10 @@ const leafCache = new WeakMap<z.ZodType, Set<Leaf>>();
 const NUMBER_TEXT = /^\s*-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
 
 /**
- * Applies DESIGN's coercion rule to one argument: a string where only a number or a boolean is
- * accepted is converted when it reads as one ("50", "2.5", "true", "false"); anything else is left
- * for the schema to reject with a message naming the argument.
+ * Applies the coercion rule to one argument (query strings, forms and the CLI carry only text): a
+ * string where only a number or a boolean is accepted is converted when it reads as one ("50",
+ * "2.5", "true", "false"); anything else is left for the schema to reject with a message naming the
+ * argument.
  *
  * @example
  * coerceValue(z.number().default(50), '50'); // 50

@@ -125,8 +125,8 @@ export const ResponseMessage = z.object({
 export type ResponseMessage = z.output<typeof ResponseMessage>;
 
 /**
- * Builds a response message; no output becomes `{success: true}` (SPEC), or `{success: false}` when
- * there are errors (as Platypush answers).
+ * Builds a response message; no output becomes `{success: true}` (what clients expect), or
+ * `{success: false}` when there are errors (as Platypush answers).
  *
  * @example
  * buildResponse({ target: 'http', origin: 'pi', output: undefined, errors: [] }).response.output; // {success: true}

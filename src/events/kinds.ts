@@ -42,7 +42,8 @@ export const PluginKinds = {
 
 /**
  * The event kinds an instance knows: Pipit's own and the ones plugins declare. Clients may name a
- * kind by its full name, its short name (`CustomEvent`) or SPEC's literal `svc.` prefix.
+ * kind by its full name, its short name (`CustomEvent`) or with the generic `svc.` prefix some
+ * clients send for `pipit.`.
  *
  * @example
  * const kinds = new EventKinds();

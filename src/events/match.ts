@@ -54,7 +54,7 @@ function canonicalKind(kind: string): string {
 
 /**
  * True when `pattern` names the kind `fqKind`: the full name, the short class name, any dotted
- * suffix, or the full name with the SPEC's `svc.` (or Platypush's `platypush.`) prefix.
+ * suffix, or the full name with the generic `svc.` (or Platypush's `platypush.`) prefix.
  *
  * @example
  * kindMatches('CustomEvent', 'pipit.message.event.custom.CustomEvent'); // true

@@ -8,8 +8,9 @@ import type {
 
 /**
  * The security headers of documents (the web UI, its assets, web hook answers, which may be HTML),
- * computed once. @fastify/helmet (DESIGN's choice) rebuilt its CSP string on every response: 4.5%
- * of the CPU of a `POST /execute` under load, so Pipit sends the same headers from this table.
+ * computed once. @fastify/helmet (the usual plugin for this) rebuilt its CSP string on every
+ * response: 4.5% of the CPU of a `POST /execute` under load, so Pipit sends the same headers from
+ * this table.
  */
 export const DOCUMENT_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':

@@ -33,7 +33,7 @@ interface Field {
 /** Widest field and longest precision accepted. */
 export const MAX_FORMAT_WIDTH = 1000;
 
-const SPEC = /^([-+ ])?(z)?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([a-zA-Z%])?$/;
+const FORMAT_SPEC = /^([-+ ])?(z)?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([a-zA-Z%])?$/;
 const TYPES = new Set(['s', 'd', 'x', 'X', 'o', 'b', 'f', 'F', 'e', 'E', 'g', 'G', '%', '']);
 const ALIGNS = new Set(['<', '>', '=', '^']);
 const RADIX: ReadonlyMap<string, number> = new Map([
@@ -50,7 +50,7 @@ function parseSpec(raw: string): Spec {
   if (chars.length >= 2 && ALIGNS.has(chars[1]!)) [fill, align] = [chars[0]!, chars[1]!];
   else if (chars.length >= 1 && ALIGNS.has(chars[0]!)) align = chars[0]!;
   const rest = chars.slice(fill === null ? (align === '' ? 0 : 1) : 2).join('');
-  const m = SPEC.exec(rest);
+  const m = FORMAT_SPEC.exec(rest);
   if (m === null) throw new FormatError(`invalid format spec '${raw}'`);
   const [, sign = '', z, hash, zero, width = '0', grouping = '', precision, type = ''] = m;
   if (z !== undefined || hash !== undefined) {

@@ -1,6 +1,6 @@
 /**
- * The sandboxed expression language of `${...}` (see docs in DESIGN "Procedures and expressions" and
- * src/procedures/README.md for the accepted forms).
+ * The sandboxed expression language of `${...}` (src/procedures/README.md and README.md's "YAML
+ * procedures" list the accepted forms).
  *
  * Parsing is our own (expression-parse.ts) and evaluation walks the checked tree. No `eval`,
  * `Function`, `vm` or dynamic import is ever applied to user text. Identifiers resolve only to own

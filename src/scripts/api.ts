@@ -8,7 +8,7 @@ export type ScriptEvent = Record<string, unknown> & {
   event: PipitEvent;
   /** Web hooks: answers the HTTP client with a body, status (default 200) and headers. */
   sendResponse(body: unknown, status?: number, headers?: Record<string, string>): void;
-  /** SPEC's spelling of {@link ScriptEvent.sendResponse}. */
+  /** Platypush's spelling of {@link ScriptEvent.sendResponse}. */
   send_response(body: unknown, status?: number, headers?: Record<string, string>): void;
 };
 

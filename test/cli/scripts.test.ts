@@ -58,7 +58,7 @@ describe('scripts_dir in a real process', () => {
     expect(line).toMatch(/Unexpected token|SyntaxError/);
   });
 
-  it('answers a web hook from a TypeScript script (SPEC example)', async () => {
+  it('answers a web hook from a TypeScript script (token header check)', async () => {
     const bad = await fetch(`${proc.url}/hook/door`, { headers: { 'x-token': 'nope' } });
     expect(bad.status).toBe(401);
     expect(await bad.text()).toBe('Unauthorized');

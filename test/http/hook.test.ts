@@ -7,7 +7,8 @@ import { CoreKinds } from '../../src/events/kinds.ts';
 import { captureLog, makeApp, tempDir } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';
 
-// SPEC's web-hook example, as a script and as YAML: check X-Token, 401 with a short text when wrong.
+// The token-checking web hook, as a script and as YAML: check X-Token, 401 with a short text when
+// wrong.
 const SCRIPT = `import { hook } from 'pipit';
 hook('WebhookEvent', { hook: 'door' }, (event) => {
   if (event.headers['x-token'] !== 'hook-secret') return event.sendResponse('Unauthorized', 401);

@@ -2,7 +2,7 @@ import type { Reply } from './http.ts';
 import { errorReply } from './http.ts';
 import { Prng } from './random.ts';
 
-/** What an injected fault answers (NOTES §7.6). */
+/** What an injected fault answers. */
 export type FaultResponse =
   | { kind: 'token-expired' }
   | { kind: 'token-invalid' }

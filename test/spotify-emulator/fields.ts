@@ -9,7 +9,7 @@ export interface FieldSelection {
 const empty = (): FieldSelection => ({ include: new Map(), exclude: new Set() });
 
 /**
- * Parse the `fields` grammar of NOTES §3.3: `a,b.c,d(e,f(g)),!h`.
+ * Parse Spotify's `fields` grammar: `a,b.c,d(e,f(g)),!h`.
  * @example
  * parseFields('items(added_at,item(name,album(name)))');
  */

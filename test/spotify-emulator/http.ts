@@ -69,7 +69,7 @@ export function errorReply(status: number, message: string, reason?: string): Re
 }
 
 /**
- * Player errors carry a `reason` (NOTES §5).
+ * Player errors carry a `reason` (`NO_ACTIVE_DEVICE`, `PREMIUM_REQUIRED`, ...).
  * @example
  * throw playerError(404, 'No active device found', 'NO_ACTIVE_DEVICE');
  */

@@ -1,4 +1,4 @@
-/** A parsed search query: free-text words plus field filters (NOTES §3.5). */
+/** A parsed search query: free-text words plus field filters (`artist:`, `year:`, ...). */
 export interface SearchQuery {
   words: string[];
   artist?: string;

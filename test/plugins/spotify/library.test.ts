@@ -15,7 +15,7 @@ const saved = (kind: 'tracks' | 'albums' | 'episodes' | 'shows') =>
     .map((e) => e.id);
 
 describe('library', () => {
-  it('get_tracks pages concurrently (default limit 100) and returns SPEC tracks', async () => {
+  it('get_tracks pages concurrently (default limit 100) and returns track entities', async () => {
     emu.control.clearRequests();
     const list = (await ok(t, 'get_tracks')) as { id: string; type: string; duration: number }[];
     expect(list).toHaveLength(100);
@@ -29,7 +29,7 @@ describe('library', () => {
     expect(tail.map((x) => x.id)).toEqual(saved('tracks').slice(110, 120));
   });
 
-  it('get_albums, get_episodes and get_shows return SPEC entities', async () => {
+  it('get_albums, get_episodes and get_shows return their entities', async () => {
     const albums = (await ok(t, 'get_albums')) as { id: string; tracks: unknown[]; date: string }[];
     expect(albums.map((a) => a.id)).toEqual(saved('albums'));
     expect(albums[0]).toMatchObject({

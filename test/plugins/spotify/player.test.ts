@@ -154,7 +154,7 @@ describe('player actions', () => {
     );
   });
 
-  it('get_devices lists SPEC devices; names are cached and re-listed on a miss', async () => {
+  it('get_devices lists device entities; names are cached and re-listed on a miss', async () => {
     const devices = (await ok(t, 'get_devices')) as { name: string }[];
     expect(devices.map((d) => d.name)).toEqual([
       'Living Room Speaker',

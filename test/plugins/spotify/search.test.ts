@@ -48,7 +48,7 @@ describe('search', () => {
     expect(await fails(t, 'search', {})).toMatch(/give a query/);
   });
 
-  it('returns every SPEC type', async () => {
+  it('returns every search type', async () => {
     const album = (await ok(t, 'search', {
       query: 'Harbor Sessions',
       type: 'album',

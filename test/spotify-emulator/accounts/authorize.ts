@@ -18,7 +18,7 @@ function redirect(target: string, params: Record<string, string | null>): Reply 
 
 /**
  * `GET /authorize`: no consent screen; it consents (or denies) as the configured user and
- * redirects. `emulator_user` and `emulator_decision=deny` override per request (NOTES §7.5).
+ * redirects. `emulator_user` and `emulator_decision=deny` override per request.
  * @example
  * handleAuthorize(state, new URLSearchParams({ client_id, response_type: 'code', redirect_uri }));
  */

@@ -10,7 +10,7 @@ function s256(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
 }
 
-/** Client credentials from the Basic header or the form (NOTES §4.2). */
+/** Client credentials from the Basic header or the form (RFC 6749 §2.3.1). */
 function clientAuth(headers: Record<string, string | string[] | undefined>, form: URLSearchParams) {
   const header = headers.authorization;
   if (typeof header === 'string' && header.startsWith('Basic ')) {

@@ -44,7 +44,7 @@ function savedList(
   };
 }
 
-/** Parse `uris` of `/me/library*`: required, ≤ 40, known types, base62 IDs (NOTES §3.4). */
+/** Parse `uris` of `/me/library*`: required, ≤ 40, known types, base62 IDs. */
 function libraryUris(ctx: ApiContext): { type: string; id: string; uri: string }[] {
   const raw = ctx.req.query.get('uris');
   if (raw === null || raw === '') throw new ApiError(400, 'Missing required parameter: uris');
@@ -61,7 +61,7 @@ function libraryUris(ctx: ApiContext): { type: string; id: string; uri: string }
   });
 }
 
-// Per-type scope mapping is an inference (NOTES §3.4: the spec lists all three scopes).
+// Per-type scope mapping is an inference (the OpenAPI lists all three scopes).
 function scopeFor(type: string, write: boolean): string {
   if (type === 'playlist') return write ? 'playlist-modify-public' : 'playlist-read-private';
   if (type === 'user' || type === 'artist')

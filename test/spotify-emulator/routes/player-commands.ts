@@ -27,7 +27,7 @@ function target(ctx: ApiContext): Device {
   return active;
 }
 
-/** 204, or the live API's 200 with a short opaque text body (NOTES §0.6). */
+/** 204, or the live API's 200 with a short opaque text body (since mid-2024). */
 function success(ctx: ApiContext): Reply {
   if (ctx.state.config.playerSuccess === '200-text') {
     return { status: 200, text: secureToken(27), contentType: 'text/plain; charset=utf-8' };
@@ -140,7 +140,7 @@ function requiredInt(ctx: ApiContext, name: string): number {
   return value;
 }
 
-/** Commands: all need Premium and a device (NOTES §7.3). */
+/** Commands: all need Premium and a device. */
 export const playerCommandRoutes: ApiRoute[] = [
   { method: 'PUT', path: '/me/player', scopes: SCOPES, handler: transfer },
   command('PUT', '/me/player/play', (ctx) => play(ctx)),

@@ -51,7 +51,7 @@ function recentlyPlayed(ctx: ApiContext) {
   };
   const after = cursor('after');
   const before = cursor('before');
-  // Message not verified against the live API (NOTES §8).
+  // Message not verified against the live API.
   if (after !== undefined && before !== undefined)
     throw new ApiError(400, 'Only one of before or after may be specified');
   const newestFirst = [...ctx.us.history].reverse();

@@ -35,7 +35,7 @@ export function findPlaylist(ctx: ApiContext): Playlist {
 }
 
 /**
- * Owner/collaborator check plus the modify scope matching the playlist's privacy (NOTES §7.4).
+ * Owner/collaborator check plus the modify scope matching the playlist's privacy.
  * @example
  * requireEditable(ctx, playlist);
  */

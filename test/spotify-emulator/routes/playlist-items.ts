@@ -10,7 +10,7 @@ import { ok, requireScope } from './types.ts';
 
 const MAX_URIS = 100;
 
-/** Query `uris` (comma-separated) wins over the body's (NOTES §3.3). */
+/** Query `uris` (comma-separated) wins over the body's. */
 function urisOf(ctx: ApiContext, body: Record<string, unknown>): string[] | undefined {
   const query = ctx.req.query.get('uris');
   if (query !== null) return query === '' ? [] : query.split(',');

@@ -37,7 +37,7 @@ function myPlaylists(ctx: ApiContext) {
     .list()
     .map(({ id }) => ctx.state.playlists.byId.get(id))
     .filter((p): p is Playlist => p !== undefined && !ctx.state.playlists.spotifyOwned.has(p.id))
-    // Collaborative playlists of others need playlist-read-collaborative (NOTES §3.3).
+    // Collaborative playlists of others need playlist-read-collaborative.
     .filter((p) => p.ownerId === ctx.us.user.id || !p.collaborative || withCollaborative);
   return ok(pageOf(ctx.req, playlists, limit, offset, (p) => renderSimplifiedPlaylist(ctx, p)));
 }

@@ -1,7 +1,7 @@
 /**
  * Operations marked `deprecated: true` in openapi.yaml: removed for Development-Mode apps in
  * Feb 2026 (or earlier, Nov 2024). The emulator answers them with 403 "Forbidden" in
- * Development Mode, like the live API does for `/playlists/{id}/tracks` (NOTES §0.2).
+ * Development Mode, like the live API does for `/playlists/{id}/tracks` since March 2026.
  */
 export const REMOVED_OPERATIONS: readonly (readonly [string, string])[] = [
   ['GET', '/albums'],

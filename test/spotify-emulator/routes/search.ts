@@ -87,7 +87,7 @@ function search(ctx: ApiContext) {
     maxLimit: dev ? 10 : 50,
     maxOffset: OFFSET_CAP,
   });
-  // Observed answer when a page would reach past the cap (NOTES §3.5).
+  // Observed answer when a page would reach past the cap (spotipy#868).
   if (offset + limit > OFFSET_CAP) throw new ApiError(400, 'Bad request.');
   const parsed = parseSearchQuery(q);
   const { catalog } = ctx.state;

@@ -7,7 +7,7 @@ export interface PlayerDeps {
   durationOf(uri: string): number | undefined;
   rng: Prng;
   history: HistoryEntry[];
-  /** A skipped track counts as played after this many ms (NOTES §7.2). */
+  /** A skipped track counts as played after this many ms. */
   historyMinMs: number;
 }
 
@@ -25,7 +25,7 @@ export interface LoadRequest {
 const HISTORY_CAP = 50;
 
 /**
- * One user's playback session (NOTES §7.3). Progress is stored as an anchor (`anchorMs` at
+ * One user's playback session. Progress is stored as an anchor (`anchorMs` at
  * `anchorAt`) and computed from the virtual clock, so advancing time needs no timers.
  */
 export class Player {
@@ -86,7 +86,7 @@ export class Player {
     else this.anchorMs = request.positionMs;
   }
 
-  /** Resume; NOTES §7.3: nothing loaded = NO_SPECIFIC_TRACK, already playing = restriction. */
+  /** Resume; nothing loaded = NO_SPECIFIC_TRACK, already playing = restriction. */
   resume(now: number, strict: boolean): void {
     if (!this.current) throw playerError(403, 'Restriction violated', 'NO_SPECIFIC_TRACK');
     if (this.isPlaying) {
@@ -112,7 +112,7 @@ export class Player {
     this.#advance(now, 'next');
   }
 
-  /** Restart when more than 3 s in, else step back (NOTES §7.3). */
+  /** Restart when more than 3 s in, else step back. */
   previous(now: number): void {
     if (!this.current) throw playerError(403, 'Restriction violated', 'NO_PREV_TRACK');
     if (this.progress(now) > 3000 || this.items.length === 0) return this.#anchor(0, now);
@@ -148,7 +148,7 @@ export class Player {
     this.queue.push(uri);
   }
 
-  /** The user queue, then up to `upcoming` items of the context (NOTES §7.3, an emulator choice). */
+  /** The user queue, then up to `upcoming` items of the context (an emulator choice). */
   upcoming(upcoming: number): string[] {
     const rest = this.order.slice(this.pos + 1, this.pos + 1 + upcoming).map((i) => this.items[i]!);
     return [...this.queue, ...rest];

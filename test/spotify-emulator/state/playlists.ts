@@ -64,7 +64,7 @@ export function commit(
 export function versionOf(playlist: Playlist, snapshotId: unknown): readonly PlaylistItem[] {
   if (snapshotId === undefined || snapshotId === null) return playlist.items;
   const items = typeof snapshotId === 'string' ? playlist.snapshots.get(snapshotId) : undefined;
-  // Message not verified against the live API (NOTES §8).
+  // Message not verified against the live API.
   if (!items) throw new ApiError(400, 'Invalid snapshot id');
   return items;
 }

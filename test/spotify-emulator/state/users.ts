@@ -21,7 +21,7 @@ export interface Device {
   available: boolean;
 }
 
-/** One play in the history; only tracks are recorded (NOTES §3.2). */
+/** One play in the history; only tracks are recorded. */
 export interface HistoryEntry {
   uri: string;
   playedAt: number;

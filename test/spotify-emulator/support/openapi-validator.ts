@@ -30,8 +30,8 @@ interface Operation {
 }
 
 /**
- * Fields whose `nullable` the spec forgot although its own prose (or NOTES.md) says they can be
- * `null`. Every other schema is used exactly as published.
+ * Fields whose `nullable` the spec forgot although its own prose (or reports of the live API) say
+ * they can be `null`. Every other schema is used exactly as published.
  */
 const NULLABLE_PATCHES: readonly (readonly [string, string])[] = [
   ['QueueObject', 'currently_playing'], // "Can be `null`."
@@ -42,8 +42,8 @@ const NULLABLE_PATCHES: readonly (readonly [string, string])[] = [
   ['CurrentlyPlayingObject', 'progress_ms'],
   ['CurrentlyPlayingObject', 'item'],
   ['CursorPagingObject', 'next'], // "( `null` if none)"
-  ['CursorPagingObject', 'cursors'], // empty recently-played page (NOTES §2)
-  ['PlayHistoryObject', 'context'], // NOTES §3.2: ContextObject|null
+  ['CursorPagingObject', 'cursors'], // empty recently-played page (web-api#1405)
+  ['PlayHistoryObject', 'context'], // ContextObject|null
   ['SimplifiedPlaylistObject', 'description'], // "otherwise `null`"
   ['PrivateUserObject', 'display_name'], // "`null` if not available"
 ];
@@ -218,7 +218,7 @@ export class OpenApiValidator {
     const declared = responses[String(status)];
     const isJson = contentType.includes('application/json');
     const parsed = (): unknown => JSON.parse(responseText);
-    // The live API's player quirks (NOTES §0.6, §0.7, §3.2): 200 + opaque text for 204 commands,
+    // The live API's player quirks: 200 + opaque text for 204 commands,
     // 202 on play, 204 from currently-playing when nothing plays.
     if (!declared && status === 200 && responses['204'] && contentType.startsWith('text/plain'))
       return [];
@@ -231,7 +231,7 @@ export class OpenApiValidator {
       responseText === ''
     )
       return [];
-    // Observed: 429 (and 5xx) sometimes come with an empty body (NOTES §5).
+    // Observed: 429 (and 5xx) sometimes come with an empty body.
     if (responseText === '' && (status === 429 || status >= 500)) return [];
     if (!declared || (status >= 400 && op.template.startsWith('/me/library'))) {
       if (status < 400) return [`status ${status} is not declared`];

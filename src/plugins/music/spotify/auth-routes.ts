@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { PipitError } from '../../../core/errors.ts';
 import { parseBody } from '../../../http/reply.ts';
 import { NOT_CONFIGURED, spotifyAuthStatus } from './auth-status.ts';
-import { loopbackRedirectUri } from './config.ts';
+import { loopbackRedirectUri, SPOTIFY_NOT_CONFIGURED } from './config.ts';
 import type { StartAnswer } from './auth-status-shape.ts';
 import type { SpotifyState } from './state.ts';
 
@@ -34,10 +34,7 @@ const StartBody = z.strictObject({
 const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
 function notConfigured(): PipitError {
-  return new PipitError(
-    'NOT_FOUND',
-    'the music.spotify plugin is not configured: add a "music.spotify:" section with client_id (see src/plugins/music/spotify/README.md)',
-  );
+  return new PipitError('NOT_FOUND', SPOTIFY_NOT_CONFIGURED);
 }
 
 /**

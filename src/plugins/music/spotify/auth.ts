@@ -90,7 +90,7 @@ export class SpotifyAuth {
       client_id: this.config.client_id,
       response_type: 'code',
       redirect_uri: opts.redirectUri ?? this.redirectUri,
-      // Spotify reads space-separated scopes (SPEC's "comma-separated" would be rejected).
+      // Spotify reads space-separated scopes (a comma-separated list is rejected).
       scope: SCOPES.join(' '),
       state,
     });
@@ -145,8 +145,8 @@ export class SpotifyAuth {
   }
 
   /**
-   * The error an action gets before authorization; the address is also logged and printed
-   * (SPEC: "written to the application log / standard output"), once per address.
+   * The error an action gets before authorization; the address is also written to the log and to
+   * standard output (where a user of a script or a cron finds it), once per address.
    */
   notAuthorized(reason = 'Spotify is not authorized yet'): PipitError {
     const now = this.timers.now();

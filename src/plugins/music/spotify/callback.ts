@@ -4,7 +4,10 @@ import type { CallbackView } from './callback-page.ts';
 import { currentProfile } from './state.ts';
 import type { SpotifyState } from './state.ts';
 
-/** The path Spotify redirects to after the user allows access (SPEC: `/<provider>/auth_callback`). */
+/**
+ * The path Spotify redirects to after the user allows access: `/<provider>/auth_callback`, as in
+ * Platypush, so an app registered for Platypush needs no change.
+ */
 export const CALLBACK_PATH = '/spotify/auth_callback';
 
 /** How long the success page may wait for Spotify to say who authorized. */

@@ -31,7 +31,7 @@ function errorBody(text: string): ApiErrorBody {
     if (parsed && typeof parsed.error === 'object' && parsed.error !== null) {
       return parsed.error;
     }
-    // `/me/library` documents a bare ErrorObject without the wrapper (NOTES §3.4).
+    // `/me/library` documents a bare ErrorObject without the wrapper (Spotify's OpenAPI).
     return parsed as ApiErrorBody;
   } catch {
     return {};

@@ -19,6 +19,16 @@ export function loopbackRedirectUri(
 }
 
 /**
+ * What a user without a `music.spotify:` section is told, with everything needed to add one: the
+ * package ships no plugin documentation besides its README, so the steps are in the message.
+ *
+ * @example
+ * throw new PipitError('CONFIG_INVALID', SPOTIFY_NOT_CONFIGURED);
+ */
+export const SPOTIFY_NOT_CONFIGURED =
+  'the music.spotify plugin is not configured: create an app at https://developer.spotify.com/dashboard with the redirect URI http://127.0.0.1:<port>/spotify/auth_callback (<port>: Pipit\'s, 8008 by default), then add to the configuration file a "music.spotify:" section with "client_id: <the app\'s client ID>" (README.md, "The Spotify plugin")';
+
+/**
  * The `music.spotify:` (alias `music.streaming:`) configuration section.
  *
  * @example
@@ -123,8 +133,9 @@ export const SpotifyConfig = z.strictObject({
 export type SpotifyConfig = z.output<typeof SpotifyConfig>;
 
 /**
- * The scopes requested: SPEC's list, plus `user-read-playback-position` (Spotify needs it to list
- * saved episodes) and `user-read-private` (the account's own ID, for `get_playlists user=`).
+ * The scopes requested: the twelve that playback, playlists and the library need, plus
+ * `user-read-playback-position` (Spotify needs it to list saved episodes) and `user-read-private`
+ * (the account's own ID, for `get_playlists user=`).
  */
 export const SCOPES = [
   'user-read-playback-state',

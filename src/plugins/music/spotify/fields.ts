@@ -1,9 +1,9 @@
-// `fields` selections (NOTES §3.3) for the reads that page through playlists: Spotify then sends
-// only what the mappers read. A page of 50 full playlist entries is ~190 KB (markets, links,
-// every image size, album artists, added_by...), ~60 KB with this selection: less to transfer,
-// decode and parse for every page of a large playlist (the client's CPU was most of the time of a
-// 5,000-item get_playlist). Kept next to mappers.ts: a field the mappers start reading must be
-// added here too (the playlist tests compare full outputs).
+// `fields` selections (Spotify's `a,b(c,d)` filter syntax) for the reads that page through
+// playlists: Spotify then sends only what the mappers read. A page of 50 full playlist entries is
+// ~190 KB (markets, links, every image size, album artists, added_by...), ~60 KB with this
+// selection: less to transfer, decode and parse for every page of a large playlist (the client's
+// CPU was most of the time of a 5,000-item get_playlist). Kept next to mappers.ts: a field the
+// mappers start reading must be added here too (the playlist tests compare full outputs).
 
 // What toTrack/toEpisode read, for either kind of entry.
 const PLAYABLE =

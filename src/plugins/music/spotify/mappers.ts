@@ -11,7 +11,7 @@ import type {
 } from './schemas.ts';
 
 // The subset of the Web API's objects the plugin reads. Everything is optional: the API drops
-// fields over time (NOTES §1) and local files lack IDs and dates.
+// fields over time (popularity, genres) and local files lack IDs and dates.
 
 interface ApiImage {
   url?: string;
@@ -95,7 +95,7 @@ const year = (date?: string) => {
 const seconds = (ms?: number) => (typeof ms === 'number' ? ms / 1000 : null);
 
 /**
- * SPEC's track; an album-less track (from an album's own track list) takes `parent`'s album.
+ * A track entity; an album-less track (from an album's own track list) takes `parent`'s album.
  *
  * @example
  * toTrack(apiTrack).duration; // seconds
@@ -121,7 +121,7 @@ export function toTrack(t: ApiTrack, parent?: ApiAlbum): TrackOut {
 }
 
 /**
- * SPEC's episode (album = show name, artist = publisher).
+ * An episode entity (album = show name, artist = publisher).
  *
  * @example
  * toEpisode(apiEpisode).show;
@@ -160,7 +160,7 @@ export function toPlayable(item: ApiTrack | ApiEpisode): PlayableOut {
 }
 
 /**
- * SPEC's album; `tracks` is null when the API object carries none (search results).
+ * An album entity; `tracks` is null when the API object carries none (search results).
  *
  * @example
  * toAlbum(apiAlbum).date; // '1955-06-01'
@@ -183,7 +183,7 @@ export function toAlbum(a: ApiAlbum): AlbumOut {
 }
 
 /**
- * SPEC's show (shows carry no release date or popularity: null).
+ * A show entity (shows carry no release date or popularity: null).
  *
  * @example
  * toShow(apiShow).publisher;
@@ -208,7 +208,7 @@ export function toShow(s: ApiShow): ShowOut {
 }
 
 /**
- * SPEC's artist.
+ * An artist entity.
  *
  * @example
  * toArtist(apiArtist).genres;
@@ -246,7 +246,7 @@ export function toPlaylistItems(
 }
 
 /**
- * SPEC's playlist; `tracks` as given (null = metadata only).
+ * A playlist entity; `tracks` as given (null = metadata only).
  *
  * @example
  * toPlaylist(apiPlaylist, null);
@@ -271,7 +271,7 @@ export function toPlaylist(p: ApiPlaylist, tracks: PlaylistItemOut[] | null): Pl
 }
 
 /**
- * SPEC's device.
+ * A device entity.
  *
  * @example
  * toDevice(apiDevice).volume;

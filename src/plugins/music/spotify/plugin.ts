@@ -17,7 +17,7 @@ export default definePlugin<SpotifyConfig, SpotifyState>({
   name: 'music.spotify',
   aliases: ['music.streaming'],
   summary:
-    'Spotify: playback on your devices, playlists, library and search, through the Web API (see src/plugins/music/spotify/README.md).',
+    'Spotify: playback on your devices, playlists, library and search, through the Web API (set-up: README.md, "The Spotify plugin").',
   config: SpotifyConfig,
   actions: [
     ...playbackActions,

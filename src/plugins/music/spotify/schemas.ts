@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-// Result schemas of SPEC's "Music streaming entities", for the catalog. Fields the API no longer
-// sends (e.g. popularity for Development-Mode apps) are null.
+// Result schemas of the plugin's entities (Platypush's fields), for the catalog. Fields the API no
+// longer sends (e.g. popularity for Development-Mode apps) are null.
 
 const common = {
   id: z.string().nullable().describe('provider ID (null for local files)'),
@@ -14,7 +14,7 @@ const common = {
     .describe('0 to 100; null when the API no longer gives it (Development Mode)'),
 };
 
-/** SPEC's track. */
+/** A track. */
 export const TrackOut = z.object({
   ...common,
   album: z.string().nullable().describe('album name'),
@@ -29,7 +29,7 @@ export const TrackOut = z.object({
 });
 export type TrackOut = z.output<typeof TrackOut>;
 
-/** SPEC's episode: the track fields plus description and show. */
+/** An episode: the track fields plus description and show. */
 export const EpisodeOut = TrackOut.extend({
   type: z.literal('episode'),
   description: z.string().nullable().describe('episode description'),
@@ -41,7 +41,7 @@ export type EpisodeOut = z.output<typeof EpisodeOut>;
 export const PlayableOut = z.union([TrackOut, EpisodeOut]);
 export type PlayableOut = z.output<typeof PlayableOut>;
 
-/** SPEC's album. */
+/** An album. */
 export const AlbumOut = z.object({
   ...common,
   artist: z.string().nullable().describe('artist names, comma-separated'),
@@ -55,7 +55,7 @@ export const AlbumOut = z.object({
 });
 export type AlbumOut = z.output<typeof AlbumOut>;
 
-/** SPEC's show: album fields plus description and publisher. */
+/** A show: album fields plus description and publisher. */
 export const ShowOut = AlbumOut.extend({
   type: z.literal('show'),
   tracks: z.array(EpisodeOut).nullable().describe('episodes; null when not included'),
@@ -64,7 +64,7 @@ export const ShowOut = AlbumOut.extend({
 });
 export type ShowOut = z.output<typeof ShowOut>;
 
-/** SPEC's artist. */
+/** An artist. */
 export const ArtistOut = z.object({
   ...common,
   genres: z.array(z.string()).nullable().describe('genres; null when the API no longer gives them'),
@@ -80,7 +80,7 @@ export const PlaylistItemOut = z.union([
 ]);
 export type PlaylistItemOut = z.output<typeof PlaylistItemOut>;
 
-/** SPEC's playlist. */
+/** A playlist. */
 export const PlaylistOut = z.object({
   collaborative: z.boolean(),
   description: z.string().nullable(),
@@ -102,7 +102,7 @@ export const PlaylistOut = z.object({
 });
 export type PlaylistOut = z.output<typeof PlaylistOut>;
 
-/** SPEC's device. */
+/** A device. */
 export const DeviceOut = z.object({
   id: z.string().nullable(),
   is_active: z.boolean(),
@@ -116,7 +116,7 @@ export const DeviceOut = z.object({
 });
 export type DeviceOut = z.output<typeof DeviceOut>;
 
-/** SPEC's player status. */
+/** The player status. */
 export const StatusOut = z.object({
   device_id: z.string().nullable(),
   device_name: z.string().nullable(),

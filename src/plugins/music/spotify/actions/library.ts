@@ -9,7 +9,7 @@ import { AlbumOut, EpisodeOut, ShowOut, TrackOut } from '../schemas.ts';
 import { spotifyAction } from '../state.ts';
 import { mapBounded } from '../timers.ts';
 
-// `/me/library` takes at most 40 URIs per call; the saved-item lists at most 50 per page (NOTES §3.4).
+// `/me/library` takes at most 40 URIs per call; the saved-item lists at most 50 per page.
 const MAX_LIBRARY_URIS = 40;
 const LIBRARY_PAGE = 50;
 

@@ -7,7 +7,7 @@ import { spotifyAction } from '../state.ts';
 import type { SpotifyState } from '../state.ts';
 import { PlaylistParam } from './playlists.ts';
 
-// Spotify takes at most 100 URIs per playlist write (NOTES §3.3).
+// Spotify takes at most 100 URIs per playlist write.
 const MAX_URIS = 100;
 
 const Resources = z
@@ -157,7 +157,7 @@ const playlistMove = spotifyAction({
         path: `/playlists/${id}/items`,
         body: {
           range_start: from - 1,
-          // insert_before counts in the list before the move (NOTES §3.3).
+          // insert_before is a position in the list as it was before the move.
           insert_before: to > from ? to - 1 + length : to - 1,
           range_length: length,
           snapshot_id: meta.snapshot_id,

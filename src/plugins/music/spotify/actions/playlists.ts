@@ -17,14 +17,14 @@ export const PlaylistParam = z
   .describe('playlist URI, open.spotify.com link, ID, or name (one of your playlists)');
 
 const NO_ITEMS = '!items,!tracks';
-// The first page embedded in GET /playlists/{id} (NOTES §3.3).
+// The size of the first page of items that GET /playlists/{id} embeds.
 const EMBEDDED = 100;
 
 const getPlaylist = spotifyAction({
   name: 'get_playlist',
   summary: 'Returns a playlist, with its items (1-based positions) unless with_tracks is false.',
   description:
-    'SPEC gives with_tracks a signature default of true and a text default of false; the signature wins (true). limit and offset apply only with tracks. Items of playlists you neither own nor collaborate on are hidden from Development-Mode apps: their tracks are null.',
+    'with_tracks defaults to true; with false only the metadata comes back. limit and offset apply only with tracks. Items of playlists you neither own nor collaborate on are hidden from Development-Mode apps: their tracks are null.',
   params: {
     playlist: PlaylistParam,
     with_tracks: z.boolean().default(true).describe('include the items (default true)'),

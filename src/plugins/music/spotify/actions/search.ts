@@ -19,7 +19,7 @@ import { mapBounded } from '../timers.ts';
 
 const SEARCH_TYPES = ['track', 'album', 'artist', 'playlist', 'show', 'episode'] as const;
 type SearchType = (typeof SEARCH_TYPES)[number];
-// Spotify refuses a page reaching past offset 1000 (NOTES §3.5).
+// Spotify refuses a page reaching past offset 1000 (400 or 404).
 const OFFSET_CAP = 1000;
 
 const Text = z.string().min(1);
@@ -204,7 +204,7 @@ const search = spotifyAction({
       concurrency: state.config.paging_concurrency,
       cap: OFFSET_CAP,
     });
-    // Spotify-owned playlists come back as null entries (NOTES §2).
+    // Spotify-owned playlists come back as null entries.
     return items.filter((item) => item !== null).map((item) => toEntity(type, item));
   },
 });
