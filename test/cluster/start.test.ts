@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../helpers/net.ts';
 import { sample } from '../helpers/prometheus.ts';
 import { tempDir } from '../helpers/service.ts';
@@ -60,13 +60,20 @@ describe('Redis down when an instance starts', () => {
     // the order they were raised.
     const client = new Redis(redis.url);
     cleanups.push(() => client.disconnect());
-    let raised: string[] = [];
-    for (let i = 0; i < 100 && raised.length < 3; i++) {
-      if (i) await new Promise((resolve) => setTimeout(resolve, 50));
-      const entries = await client.xrange('pipit:events', '-', '+');
-      raised = entries.flatMap(([, fields]) => fields[1]?.match(/raised-while-down-\d/g) ?? []);
-    }
-    expect(raised).toEqual(['raised-while-down-3', 'raised-while-down-4', 'raised-while-down-5']);
+    await vi.waitFor(
+      async () => {
+        const entries = await client.xrange('pipit:events', '-', '+');
+        const raised = entries.flatMap(
+          ([, fields]) => fields[1]?.match(/raised-while-down-\d/g) ?? [],
+        );
+        expect(raised).toEqual([
+          'raised-while-down-3',
+          'raised-while-down-4',
+          'raised-while-down-5',
+        ]);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(sample(await metricsOf(solo), 'pipit_cluster_events_buffered')).toBe(0);
   }, 30_000);
 });

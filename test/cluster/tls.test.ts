@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPipitProcess } from '../helpers/process.ts';
 import type { PipitProcess } from '../helpers/process.ts';
 import { tempDir } from '../helpers/service.ts';
@@ -81,8 +81,10 @@ describe('Redis over TLS with a password', () => {
   it('stays out, and says why, with a wrong password', async () => {
     const wrong = await instance('wrong', redis.url.replace(/:[^:@/]+@/, ':nope@'));
     expect((await fetch(`${wrong.url}/readyz`)).status).toBe(503);
-    for (let i = 0; i < 100 && !/cannot reach Redis/.test(wrong.proc.logs.join('')); i++)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(wrong.proc.logs.join('')).toMatch(/cannot reach Redis/), {
+      timeout: 10_000,
+      interval: 50,
+    });
     expect(wrong.proc.logs.join('\n')).toMatch(
       /cannot reach Redis at rediss:\/\/:\*\*\*@.*(WRONGPASS|invalid|password)/i,
     );

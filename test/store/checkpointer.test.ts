@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FinishedRun } from '../../src/core/runs.ts';
 import { WalCheckpointer } from '../../src/store/checkpointer.ts';
 import { openDatabase } from '../../src/store/db.ts';
@@ -70,10 +70,11 @@ describe('the WAL checkpoint thread', () => {
       errors.push(err),
     );
     checkpointer.wrote(8 << 20);
-    for (let i = 0; i < 200 && !errors.length; i++) await sleep(10);
-    expect(errors[0]?.message).toMatch(/unable to open|not a directory|no such file/i);
-    for (let i = 0; i < 200 && checkpointer.busy; i++) await sleep(10);
-    expect(checkpointer.busy).toBe(false);
+    await vi.waitFor(
+      () => expect(errors[0]?.message).toMatch(/unable to open|not a directory|no such file/i),
+      { timeout: 5000, interval: 10 },
+    );
+    await vi.waitFor(() => expect(checkpointer.busy).toBe(false), { timeout: 5000, interval: 10 });
     expect(pragma(db, 'wal_autocheckpoint')).toBe(1000);
     await checkpointer.close();
     db.close();

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { expect, vi } from 'vitest';
 import type { PipitEvent } from '../../../src/events/event.ts';
 import type { TestApp } from '../../helpers/service.ts';
 
@@ -20,14 +21,14 @@ export function processGone(pid: number): boolean {
   }
 }
 
-/** Polls `check` until it is true or the deadline passes; resolves with its last answer. */
+/** Polls `check` (vi.waitFor) until it is true or `ms` pass; resolves with its last answer. */
 export async function until(check: () => boolean, ms = 5000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
+  return vi
+    .waitFor(() => expect(check()).toBe(true), { timeout: ms, interval: 20 })
+    .then(
+      () => true,
+      () => false,
+    );
 }
 
 /**
