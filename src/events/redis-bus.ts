@@ -1,21 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Inbound } from '../cluster/inbound.ts';
 import type { ClusterClock } from '../cluster/clock.ts';
 import type { RedisLink } from '../cluster/link.ts';
 import { ReplayGuard } from '../cluster/replay.ts';
-import { payloadJson } from '../cluster/seal.ts';
 import type { Seal } from '../cluster/seal.ts';
-import { FAR_AHEAD_MS, streamCommands, streamPipeline } from '../cluster/stream.ts';
 import { StreamReader } from '../cluster/stream-reader.ts';
 import { EventWire } from '../cluster/wire.ts';
 import type { ClusterKeys } from '../cluster/wire.ts';
-import { Fifo } from '../core/fifo.ts';
 import type { Logger } from '../core/logger.ts';
 import { LocalBus } from './bus.ts';
 import type { Delivery, EventBus, Subscriber } from './bus.ts';
 import type { PipitEvent } from './event.ts';
 import { presentKind } from './kinds.ts';
+import { StreamOutbox } from './stream-outbox.ts';
 
 /** How the bus reads and writes the `pipit:events` stream. */
 export interface RedisBusOptions {
@@ -58,13 +54,7 @@ export interface RedisBusStats {
   too_large: number;
 }
 
-interface Outgoing {
-  nonce: string;
-  json: string;
-}
-
 const READ_COUNT = 512;
-const RETRY_MS = 1_000;
 // The stream is read at least this often, wake-up or not (an entry added by hand sends none).
 const POLL_MS = 1_000;
 // Events dated this much before this process started are still taken as sent after it.
@@ -99,17 +89,10 @@ export class RedisBus implements EventBus {
   readonly #opts: RedisBusOptions;
   readonly #reader: StreamReader;
   readonly #guard: ReplayGuard;
-  readonly #buffer = new Fifo<Outgoing>();
-  #flushing = false;
-  #closed = false;
-  #warnedFull = false;
+  readonly #outbox: StreamOutbox;
   #stopListening: (() => void) | undefined;
-  readonly #inFlight = new Set<Promise<unknown>>();
-  #retry: NodeJS.Timeout | undefined;
-  readonly #stats: Omit<RedisBusStats, 'buffered'> = {
-    published: 0,
+  readonly #stats: Omit<RedisBusStats, 'buffered' | 'published' | 'dropped'> = {
     received: 0,
-    dropped: 0,
     skipped_old: 0,
     trimmed_unread: 0,
     too_large: 0,
@@ -117,12 +100,12 @@ export class RedisBus implements EventBus {
   #behind = false;
   #warnedTrimmed = 0;
   #warnedLarge = 0;
-  #warnedReset = 0;
 
   constructor(opts: RedisBusOptions) {
     this.#opts = opts;
     this.#local = new LocalBus((err) => opts.log.warn({ err }, 'an event subscriber failed'));
     this.#guard = new ReplayGuard(opts.catchUpMs + opts.skewMs, opts.skewMs);
+    this.#outbox = new StreamOutbox(opts);
     this.#reader = new StreamReader({
       link: opts.link,
       keys: opts.keys,
@@ -141,7 +124,7 @@ export class RedisBus implements EventBus {
   /** Starts reading the stream and publishing what waits in the buffer whenever Redis is back. */
   start(): void {
     this.#stopListening = this.#opts.link.onChange((up) => {
-      if (up) void this.#flush();
+      if (up) void this.#outbox.flush();
     });
     this.#reader.start();
   }
@@ -155,7 +138,7 @@ export class RedisBus implements EventBus {
         json !== undefined && this.#opts.namespace === 'pipit' ? json : JSON.stringify(event);
       const bytes = wire.length <= this.#opts.maxEventBytes / 3 ? 0 : Buffer.byteLength(wire);
       if (bytes > this.#opts.maxEventBytes) this.#tooLarge(event, bytes);
-      else this.#send({ nonce: randomUUID(), json: wire });
+      else this.#outbox.send(wire);
     }
     const shown: Delivery = json === undefined ? this.#present(event) : { event, json: () => json };
     shown.at = at;
@@ -173,7 +156,7 @@ export class RedisBus implements EventBus {
   }
 
   stats(): RedisBusStats {
-    return { ...this.#stats, buffered: this.#buffer.length };
+    return { ...this.#stats, ...this.#outbox.counts, buffered: this.#outbox.buffered };
   }
 
   /**
@@ -181,17 +164,15 @@ export class RedisBus implements EventBus {
    * events still in the buffer are not published.
    */
   async close(): Promise<void> {
-    this.#closed = true;
-    clearTimeout(this.#retry);
+    this.#outbox.close();
     this.#stopListening?.();
     this.#reader.close();
     await this.#local.close();
   }
 
   /** Resolves once the events being written have been (or `timeoutMs` passed): shutdown. */
-  async settle(timeoutMs: number): Promise<void> {
-    if (!this.#inFlight.size) return;
-    await Promise.race([Promise.allSettled([...this.#inFlight]), delay(timeoutMs)]);
+  settle(timeoutMs: number): Promise<void> {
+    return this.#outbox.settle(timeoutMs);
   }
 
   #present(event: PipitEvent): Delivery {
@@ -217,104 +198,6 @@ export class RedisBus implements EventBus {
       { type: event.args.type, bytes, max_event_bytes: this.#opts.maxEventBytes },
       `an event of ${bytes} bytes (${event.args.type}) is larger than redis.max_event_bytes (${this.#opts.maxEventBytes}): delivered on this instance only, not to the others (further ones are counted in inspect.instances, events.too_large)`,
     );
-  }
-
-  // Sealed at the time it is sent, so that an event that waited out an outage is still fresh.
-  #sealed(item: Outgoing): string {
-    const { self } = this.#opts;
-    const fields = {
-      v: 1,
-      kind: 'event',
-      from: self.deviceId,
-      iid: self.iid,
-      ts: this.#opts.clock.now(),
-      nonce: item.nonce,
-    };
-    return this.#opts.seal.seal(payloadJson(fields, 'event', item.json));
-  }
-
-  #send(item: Outgoing): void {
-    const { link, keys, streamLength } = this.#opts;
-    if (!link.connected || this.#buffer.length || this.#flushing) return this.#hold([item]);
-    const sent = streamCommands(link.command)
-      .pipitStreamAdd(keys.events, streamLength, this.#sealed(item), FAR_AHEAD_MS, keys.eventsWake)
-      .then(
-        ([, reset]) => {
-          this.#stats.published++;
-          this.#reset(reset);
-        },
-        () => this.#hold([item]),
-      );
-    this.#inFlight.add(sent);
-    void sent.finally(() => this.#inFlight.delete(sent));
-  }
-
-  // The publication found the stream's last id far ahead of Redis' clock and recreated it.
-  #reset(dropped: number): void {
-    if (dropped < 0 || Date.now() - this.#warnedReset < 60_000) return;
-    this.#warnedReset = Date.now();
-    this.#opts.log.warn(
-      { key: this.#opts.keys.events, dropped },
-      `the event stream ${this.#opts.keys.events} had an id far ahead of Redis' clock (written by hand): it was recreated, and the ${dropped} events it held are gone for instances that had not read them`,
-    );
-  }
-
-  #hold(items: Outgoing[]): void {
-    for (const item of items) this.#buffer.push(item);
-    this.#retryLater();
-    const excess = this.#buffer.length - this.#opts.bufferEvents;
-    if (excess <= 0) return;
-    this.#stats.dropped += this.#buffer.dropOldest(excess);
-    if (!this.#warnedFull) {
-      this.#warnedFull = true;
-      this.#opts.log.warn(
-        { buffer_events: this.#opts.bufferEvents },
-        `Redis is unreachable and ${this.#opts.bufferEvents} events already wait for it: the oldest are dropped for the other instances (they were delivered here); raise redis.buffer_events to keep more`,
-      );
-    }
-  }
-
-  // Publishes what waited, in order; what fails waits again for the next reconnection.
-  async #flush(): Promise<void> {
-    if (this.#flushing || !this.#buffer.length) return;
-    this.#flushing = true;
-    const { link, keys, streamLength } = this.#opts;
-    try {
-      while (this.#buffer.length && link.connected && !this.#closed) {
-        const batch = this.#buffer.take(256);
-        const pipeline = streamPipeline(link.command);
-        for (const item of batch)
-          pipeline.pipitStreamAdd(
-            keys.events,
-            streamLength,
-            this.#sealed(item),
-            FAR_AHEAD_MS,
-            keys.eventsWake,
-          );
-        const results = (await pipeline.exec().catch(() => null)) ?? [];
-        const failed = batch.filter((_, i) => !results[i] || results[i][0]);
-        this.#stats.published += batch.length - failed.length;
-        for (const [err, reply] of results) if (!err) this.#reset((reply as [string, number])[1]);
-        if (failed.length) {
-          this.#buffer.putBack(failed);
-          break;
-        }
-      }
-      if (!this.#buffer.length) this.#warnedFull = false;
-    } finally {
-      this.#flushing = false;
-      this.#retryLater();
-    }
-  }
-
-  // Redis refused while connected (out of memory, a read-only replica...): try again in a while.
-  // While disconnected, the reconnection flushes.
-  #retryLater(): void {
-    if (!this.#buffer.length || this.#closed || !this.#opts.link.connected) return;
-    this.#retry ??= setTimeout(() => {
-      this.#retry = undefined;
-      void this.#flush();
-    }, RETRY_MS).unref();
   }
 
   // Said at most once a minute: a stream_length too small for the traffic would repeat it.
