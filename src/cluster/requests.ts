@@ -5,6 +5,7 @@ import { toJsonLimited } from '../core/json-limits.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Request } from '../core/messages.ts';
 import { runScope } from '../core/runs.ts';
+import { isTimeout } from './checks.ts';
 import type { Instances } from './instances.ts';
 import type { RedisLink } from './link.ts';
 import type { Publisher } from './publisher.ts';
@@ -209,12 +210,16 @@ export class Requests {
   // Connected, the error is Redis' own (NOPERM, a timeout...): named, not taken for an outage.
   #unreachable(target: string, err?: unknown): PipitError {
     const { link } = this.#opts;
-    if (link.connected && err)
+    if (link.connected && err) {
+      const why = isTimeout(err)
+        ? `did not answer within ${link.commandTimeoutMs / 1000} s`
+        : `answered ${err instanceof Error ? err.message : JSON.stringify(err)}`;
       return new PipitError(
         'UNAVAILABLE',
-        `cannot send the request to instance "${target}": Redis at ${link.url} answered ${err instanceof Error ? err.message : JSON.stringify(err)}`,
+        `cannot send the request to instance "${target}": Redis at ${link.url} ${why}`,
         { cause: err },
       );
+    }
     const why = link.state.error ? ` (${link.state.error})` : '';
     return new PipitError(
       'UNAVAILABLE',

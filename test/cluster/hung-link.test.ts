@@ -88,7 +88,8 @@ describe('a link to Redis that hangs', () => {
 
     const [{ status, body }, waited] = await waiting;
     expect(status).toBe(503);
-    expect(body.response.errors[0]).toMatch(/did not answer a PING/);
+    // Failed by the PING's verdict, or by its own PUBLISH timing out first (on a busy machine).
+    expect(body.response.errors[0]).toMatch(/did not answer (a PING )?within 0\.5 s/);
     expect(waited).toBeLessThan(5_000);
 
     const [lookup, lookupMs] = await unknown;
