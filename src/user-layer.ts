@@ -104,6 +104,22 @@ function checkCalls(layer: UserLayer, registry: Registry): void {
   if (errors.length) throw new PipitError('CONFIG_INVALID', errors.join('\n'));
 }
 
+// Every listener of a web hook runs; the caller gets one answer (the first explicit one, else the
+// first value returned, in load order: YAML hooks, then scripts). Two listeners on one web hook are
+// usually one too many (a copy, a leftover): said at load, naming both.
+function sharedWebhookWarnings(hooks: readonly Hook[]): string[] {
+  const byWebhook = new Map<string, Hook[]>();
+  for (const hook of hooks)
+    if (hook.webhook !== undefined)
+      byWebhook.set(hook.webhook, [...(byWebhook.get(hook.webhook) ?? []), hook]);
+  return [...byWebhook]
+    .filter(([, listeners]) => listeners.length > 1)
+    .map(
+      ([name, listeners]) =>
+        `web hook "${name}" has ${listeners.length} listeners (${listeners.map((h) => `${h.name} in ${h.source}`).join(', ')}): all of them run, and the caller gets the first explicit answer (hook.send_response, sendResponse), else the first value returned, in load order (YAML hooks, then scripts)`,
+    );
+}
+
 /**
  * Builds and checks the user layer of a configuration: YAML sections first, then the scripts.
  * CONFIG_INVALID names the file and the problem (a bad section, a duplicate name, a misspelt
@@ -151,6 +167,7 @@ export async function buildUserLayer(
   unique(layer.hooks, 'hook');
   unique(layer.crons, 'cron job');
   checkCalls(layer, services.registry);
+  layer.warnings.push(...sharedWebhookWarnings(layer.hooks));
   layer.warnings.push(...pythonScriptWarnings(config.scriptsDir));
   return layer;
 }
@@ -203,6 +220,7 @@ export function checkConfiguration(config: LoadedConfig, plugins: readonly Plugi
   unique(layer.crons, 'cron job');
   for (const job of layer.crons) Scheduler.validate(job);
   checkCalls(layer, registry);
+  layer.warnings.push(...sharedWebhookWarnings(layer.hooks));
   return [...config.warnings, ...layer.warnings, ...pythonScriptWarnings(config.scriptsDir)];
 }
 

@@ -20,6 +20,7 @@ import { openControl } from '../control/client.ts';
 import type { ControlClient } from '../control/client.ts';
 import type { ResponseMessage } from '../core/messages.ts';
 import { LOCAL_CALLER } from '../core/runs.ts';
+import { pipitVersion } from '../core/version.ts';
 import { parseCliArgs } from './args.ts';
 import { readPassword } from './prompt.ts';
 
@@ -31,6 +32,7 @@ const program = new Command('pipit')
     '-c, --config <path>',
     'configuration file (default: $PIPIT_CONFIG, ./config.yaml, ~/.config/pipit/config.yaml, /etc/pipit/config.yaml)',
   )
+  .version(pipitVersion(), '-V, --version', "print Pipit's version")
   .showHelpAfterError();
 
 const configPath = () => program.opts<{ config?: string }>().config;
@@ -81,7 +83,11 @@ const command = (name: CommandName, args: Record<string, unknown>, opts: { local
 async function withService<T>(fn: (service: Service) => Promise<T>): Promise<T> {
   const { config } = resolveConfig({ explicit: configPath() });
   const service = await createService(config, {
-    log: createLogger({ level: process.env.PIPIT_LOG_LEVEL ?? 'warn' }),
+    // On standard error: standard output carries the command's answer (JSON a script parses).
+    log: createLogger({
+      level: process.env.PIPIT_LOG_LEVEL ?? 'warn',
+      destination: process.stderr,
+    }),
     metrics: false,
   });
   try {
@@ -90,6 +96,12 @@ async function withService<T>(fn: (service: Service) => Promise<T>): Promise<T> 
     await service.close();
   }
 }
+
+// runs.replay answers with the new run, failed or not: a replay that fails again is a failure of
+// the command too (a script that replays a run checks the exit status).
+const replayFailed = (action: string, message: ResponseMessage): boolean =>
+  action === 'runs.replay' &&
+  (message.response.output as { outcome?: unknown } | null)?.outcome === 'failed';
 
 const print = (value: unknown): void => {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -128,7 +140,7 @@ program
 program
   .command('run <action> [args...]')
   .description(
-    'run an action or procedure in-process: key=value (string) or key:=json (typed) arguments',
+    'run an action or procedure, through the running service (in this process when none runs, or with --local): key=value (string) or key:=json (typed) arguments',
   )
   .option('--args <json>', 'arguments as one JSON object')
   .option(
@@ -154,7 +166,7 @@ program
           (await service.execute(request, { target: 'cli', caller: LOCAL_CALLER })).message,
       })) as ResponseMessage;
       print(message);
-      if (message.response.errors.length) process.exitCode = 1;
+      if (message.response.errors.length || replayFailed(action, message)) process.exitCode = 1;
     },
   );
 
@@ -252,6 +264,7 @@ program
 const user = program.command('user').description('manage users');
 user
   .command('add <name>')
+  .description('add a user (the password is asked for, or read with --password-stdin)')
   .option('--password-stdin', 'read the password from standard input')
   .option('--local', LOCAL_HELP)
   .action(async (name: string, opts: { passwordStdin?: boolean; local?: boolean }) => {
@@ -263,10 +276,12 @@ user
   });
 user
   .command('list')
+  .description('list the users')
   .option('--local', LOCAL_HELP)
   .action(async (opts: { local?: boolean }) => print(await command('user.list', {}, opts)));
 user
   .command('passwd <name>')
+  .description("change a user's password (asked for, or read with --password-stdin)")
   .option('--password-stdin', 'read the password from standard input')
   .option('--local', LOCAL_HELP)
   .action(async (name: string, opts: { passwordStdin?: boolean; local?: boolean }) => {
@@ -278,6 +293,7 @@ user
   });
 user
   .command('remove <name>')
+  .description('remove a user')
   .option('--local', LOCAL_HELP)
   .action(async (name: string, opts: { local?: boolean }) =>
     print(await command('user.remove', { name }, opts)),
@@ -286,6 +302,7 @@ user
 const token = program.command('token').description('manage API tokens');
 token
   .command('create <user>')
+  .description('create an API token for a user and print it')
   .option('--name <name>', 'a name to recognise the token by')
   .addOption(
     new Option('--expiry-days <days>', 'days until it expires (default: never)').argParser(Number),
@@ -306,12 +323,14 @@ token
   );
 token
   .command('list <user>')
+  .description("list a user's API tokens")
   .option('--local', LOCAL_HELP)
   .action(async (name: string, opts: { local?: boolean }) =>
     print(await command('token.list', { user: name }, opts)),
   );
 token
   .command('revoke <user> <id>')
+  .description("revoke one of a user's API tokens by its id")
   .option('--local', LOCAL_HELP)
   .action(async (name: string, id: string, opts: { local?: boolean }) =>
     print(await command('token.revoke', { user: name, id }, opts)),

@@ -7,8 +7,8 @@ import { stepExecutor } from '../procedures/executor.ts';
 import { runSteps } from '../procedures/runner.ts';
 import { isPlainObject } from '../procedures/values.ts';
 import type { Hook, HookResponse } from './hooks.ts';
-import { EventKinds } from './kinds.ts';
-import { compileCondition } from './match.ts';
+import { CoreKinds, EventKinds } from './kinds.ts';
+import { compileCondition, kindMatches } from './match.ts';
 import { compileBindings } from './phrase.ts';
 import type { EventPredicate } from './match.ts';
 import type { Step } from '../procedures/dsl.ts';
@@ -41,6 +41,22 @@ export function toHookResponse(args: Record<string, unknown>): HookResponse {
     );
   }
   return { body: args.body, status, headers: headers as Record<string, string> };
+}
+
+/**
+ * `{webhook: name}` when a hook's condition listens to one web hook (`type: WebhookEvent, hook:
+ * name`), for the warning about two listeners on one web hook; `{}` otherwise.
+ *
+ * @example
+ * webhookOf({ type: 'WebhookEvent', hook: 'door' }); // { webhook: 'door' }
+ */
+export function webhookOf(condition: Record<string, unknown>): { webhook?: string } {
+  const { type, hook } = condition;
+  return typeof type === 'string' &&
+    kindMatches(type.trim(), CoreKinds.WebhookEvent) &&
+    typeof hook === 'string'
+    ? { webhook: hook }
+    : {};
 }
 
 // The kinds are the same on every instance (Pipit's and its plugins', enabled or not).
@@ -91,6 +107,7 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
     matches,
     calls: actionsUsed(steps).filter((c) => c.action !== SEND_RESPONSE_ACTION),
     once: once === true,
+    ...webhookOf(condition as Record<string, unknown>),
     run: (event, ctx) => {
       const execute = stepExecutor(services(), { target: 'hook', depth: 0, signal: ctx.signal });
       return runSteps(

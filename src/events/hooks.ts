@@ -65,6 +65,8 @@ export interface Hook {
   calls?: { action: string; path: string }[];
   /** Runs on one instance of a cluster per event (the one that takes its lock), not on each. */
   once?: boolean;
+  /** The web hook (`/hook/<name>`) it listens to, when its condition names one. */
+  webhook?: string;
   run(event: PipitEvent, ctx: HookRunContext): Promise<unknown>;
 }
 

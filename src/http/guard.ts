@@ -96,6 +96,11 @@ export function bearerToken(req: FastifyRequest, allowQuery: boolean): string | 
     const token = space < 0 ? '' : header.slice(space + 1).trim();
     const lower = scheme.toLowerCase();
     if (lower === 'basic') return undefined;
+    if (lower === 'bearer' && !token)
+      throw new PipitError(
+        'UNAUTHORIZED',
+        'the bearer token is empty: send "Authorization: Bearer <token>" with a token from POST /auth, Settings -> Tokens or "pipit token create"',
+      );
     if (lower !== 'bearer' || !token || token.includes(' ')) {
       throw new PipitError(
         'UNAUTHORIZED',

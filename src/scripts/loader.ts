@@ -1,3 +1,4 @@
+import { webhookOf } from '../events/from-config.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { basename, join } from 'node:path';
@@ -73,6 +74,7 @@ function collect(
       source,
       matches,
       once: entry.once === true,
+      ...webhookOf({ ...entry.filter, type: kind }),
       run: async (event, ctx) => entry.fn(toScriptEvent(event, ctx.respond)),
     });
   } else {
