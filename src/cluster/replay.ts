@@ -46,8 +46,8 @@ export class ReplayGuard {
   // one still to keep.
   #forget(now: number): void {
     for (const [nonce, { until, ts }] of this.#seen) {
-      if (until > now && this.#seen.size < MAX_REMEMBERED) break;
-      if (until > now) this.#floor = Math.max(this.#floor, ts);
+      if (until >= now && this.#seen.size < MAX_REMEMBERED) break;
+      if (until >= now) this.#floor = Math.max(this.#floor, ts);
       this.#seen.delete(nonce);
     }
   }

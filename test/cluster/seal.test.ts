@@ -45,8 +45,18 @@ describe('replay refusal', () => {
     expect(guard.check(now, 'nonce-0000000001', now)).toBe('replayed');
     expect(guard.check(now - 31_000, 'nonce-0000000002', now)).toBe('stale');
     expect(guard.check(now + 31_000, 'nonce-0000000003', now)).toBe('stale');
-    // An event read late from the stream is judged by the time it was added.
-    expect(guard.check(now - 600_000, 'nonce-0000000004', now - 599_000)).toBeUndefined();
+  });
+
+  it('takes events up to the catch-up window old, a skew ahead, and keeps nonces all that time', () => {
+    // catch_up_seconds + clock_skew_seconds behind, clock_skew_seconds ahead.
+    const guard = new ReplayGuard(310_000, 10_000);
+    const now = 1_795_000_000_000;
+    expect(guard.check(now - 310_000, 'nonce-0000000011', now)).toBeUndefined();
+    expect(guard.check(now - 310_001, 'nonce-0000000012', now)).toBe('stale');
+    expect(guard.check(now + 10_000, 'nonce-0000000013', now)).toBeUndefined();
+    expect(guard.check(now + 10_001, 'nonce-0000000014', now)).toBe('stale');
+    // A copy of the event dated ahead, pushed again at the last moment it is fresh.
+    expect(guard.check(now + 10_000, 'nonce-0000000013', now + 320_000)).toBe('replayed');
   });
 });
 
