@@ -93,7 +93,9 @@ describe('a link to Redis that hangs', () => {
     expect(waited).toBeLessThan(5_000);
 
     const [lookup, lookupMs] = await unknown;
-    expect([503, 404]).toContain(lookup.status);
+    // Redis unreachable (503), the lookup timed out (404), or the call's own time ran out (504):
+    // in every case within the call's timeout, counted from its arrival.
+    expect([503, 404, 504]).toContain(lookup.status);
     expect(lookupMs).toBeLessThan(TIMEOUT_MS + 500);
     // Given up by its client, or failed first by the hang: either way, never run (below).
     const given = await gaveUp;
