@@ -1,8 +1,8 @@
 import { loadConfig } from './config/load.ts';
 import type { LoadedConfig } from './config/load.ts';
 import { findConfig } from './config/paths.ts';
-import { PipitError } from './core/errors.ts';
 import { createLogger } from './core/logger.ts';
+import { outputOrThrow } from './core/run-output.ts';
 import { builtinPlugins } from './plugins/index.ts';
 import { createService } from './service.ts';
 import type { Service } from './service.ts';
@@ -47,10 +47,10 @@ function service(): Promise<AttachedService> {
 }
 
 /**
- * Runs an action or procedure in-process and returns its output. Throws a PipitError (code
- * ACTION_FAILED, or BAD_REQUEST / INVALID_ARGUMENTS / NOT_FOUND) whose `details.errors` holds the
- * response's `errors`. With `target`, another instance of the cluster runs it (from a script of a
- * running instance: a standalone `run()` joins no cluster).
+ * Runs an action or procedure in-process and returns its output. Throws a PipitError with the
+ * call's own code (NOT_FOUND, INVALID_ARGUMENTS, ACTION_FAILED...) whose `details.errors` holds the
+ * response's `errors` (the same rule as `services.run`). With `target`, another instance of the
+ * cluster runs it (from a script of a running instance: a standalone `run()` joins no cluster).
  *
  * @example
  * import { run } from 'pipit';
@@ -63,22 +63,17 @@ export async function run(
   opts: { target?: string } = {},
 ): Promise<unknown> {
   const svc = await service();
-  const { message, error } = await svc.execute(
-    {
-      type: 'request',
-      action,
-      args,
-      ...(opts.target === undefined ? {} : { target: opts.target }),
-    },
-    { target: 'library' },
+  return outputOrThrow(
+    await svc.execute(
+      {
+        type: 'request',
+        action,
+        args,
+        ...(opts.target === undefined ? {} : { target: opts.target }),
+      },
+      { target: 'library' },
+    ),
   );
-  if (error) {
-    throw new PipitError(error.code, message.response.errors.join('\n'), {
-      cause: error,
-      details: { errors: message.response.errors },
-    });
-  }
-  return message.response.output;
 }
 
 /**

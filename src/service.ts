@@ -5,12 +5,12 @@ import { JwtCodec, loadOrCreateSecret } from './auth/jwt.ts';
 import type { LoadedConfig } from './config/load.ts';
 import { configView } from './config/view.ts';
 import type { PluginDef } from './core/action.ts';
-import { PipitError } from './core/errors.ts';
 import { createExecute } from './core/execute.ts';
 import type { Execute } from './core/execute.ts';
 import { createLogger } from './core/logger.ts';
 import type { Logger } from './core/logger.ts';
 import { compileActions, Registry } from './core/registry.ts';
+import { outputOrThrow } from './core/run-output.ts';
 import type { Services } from './core/services.ts';
 import { RunObservers } from './core/runs.ts';
 import { LocalBus } from './events/bus.ts';
@@ -145,16 +145,12 @@ export async function createService(
     configValue: configView(config),
     pipitFiles: () => pipitFilesOf(running()),
     async run(action, args = {}, runOpts = {}) {
-      const { message } = await services.execute(
-        { type: 'request', action, args },
-        { target: 'library', ...runOpts },
+      return outputOrThrow(
+        await services.execute(
+          { type: 'request', action, args },
+          { target: 'library', ...runOpts },
+        ),
       );
-      if (message.response.errors.length) {
-        throw new PipitError('ACTION_FAILED', message.response.errors.join('\n'), {
-          details: { errors: message.response.errors },
-        });
-      }
-      return message.response.output;
     },
   };
 

@@ -63,7 +63,9 @@ export interface Services {
   /** Pipit's own files as the running configuration has them (absent where no config is loaded). */
   pipitFiles?(): PipitFiles;
   /**
-   * Runs an action and returns its output, throwing a PipitError with the `errors` on failure.
+   * Runs an action and returns its output. On failure it throws a PipitError with the call's own
+   * code (NOT_FOUND for an unknown action, not ACTION_FAILED) and the `errors` in `details.errors`,
+   * as `run()` of the library does.
    *
    * @example
    * const out = await services.run('variable.get', { name: 'x' });
