@@ -1,8 +1,8 @@
 // The last-resort policy: an unhandled rejection is logged and the service goes
 // on; an uncaught exception is logged, the service stops gracefully, and the process exits 70.
 import { afterEach, describe, expect, it } from 'vitest';
-import { EXIT_UNCAUGHT, installProcessPolicy } from '../../src/process-policy.ts';
-import { captureLog } from '../helpers/service.ts';
+import { EXIT_UNCAUGHT, installProcessPolicy } from '../src/process-policy.ts';
+import { captureLog } from './helpers/service.ts';
 
 const uninstall: Array<() => void> = [];
 afterEach(() => {

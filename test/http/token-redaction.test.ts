@@ -3,9 +3,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/http/log.ts';
 import { captureLog } from '../helpers/service.ts';
-import { closeAll, connect } from '../http/ws-client.ts';
-import { listening } from './helpers.ts';
-import type { Listening } from './helpers.ts';
+import { closeAll, connect } from './ws-client.ts';
+import { listening } from '../hardening/helpers.ts';
+import type { Listening } from '../hardening/helpers.ts';
 
 const { log, lines } = captureLog('info');
 let s: Listening;

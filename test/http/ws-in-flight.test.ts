@@ -1,10 +1,10 @@
 // Only requests really running count against the in-flight cap, so pipelined
 // requests that finish at once are all answered.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeAll, connect } from '../http/ws-client.ts';
-import type { Frame } from '../http/ws-client.ts';
-import { listening } from './helpers.ts';
-import type { Listening } from './helpers.ts';
+import { closeAll, connect } from './ws-client.ts';
+import type { Frame } from './ws-client.ts';
+import { listening } from '../hardening/helpers.ts';
+import type { Listening } from '../hardening/helpers.ts';
 
 let s: Listening;
 beforeAll(async () => {
