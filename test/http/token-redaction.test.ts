@@ -7,7 +7,8 @@ import { closeAll, connect } from './ws-client.ts';
 import { listening } from '../hardening/helpers.ts';
 import type { Listening } from '../hardening/helpers.ts';
 
-const { log, lines } = captureLog('info');
+// Access lines are written at debug.
+const { log, lines } = captureLog('debug');
 let s: Listening;
 beforeAll(async () => {
   s = await listening({ log });
