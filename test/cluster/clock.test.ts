@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/service.ts';
 import { custom, record } from './frames.ts';
 import type { Received } from './frames.ts';
-import { configYaml, events, execute, launch, startCluster } from './harness.ts';
+import { configYaml, events, execute, instances, launch, startCluster } from './harness.ts';
 import type { Member, TestCluster } from './harness.ts';
 
 // Debian's libfaketime (scripts/system-deps.sh installs it).
@@ -35,6 +35,7 @@ let alpha: Member;
 let slow: Member | undefined;
 let onAlpha: Received;
 let redis: Redis;
+let slowDir: string;
 const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
@@ -52,6 +53,16 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
+// The instance of slowDir, its clock 120 s behind.
+function startSlow(): Promise<Member> {
+  return launch('slow', slowDir, join(slowDir, 'config.yaml'), undefined, {
+    LD_PRELOAD: FAKETIME,
+    FAKETIME: '-120s',
+    // Timers run on the monotonic clock: left alone, so that they fire on time.
+    FAKETIME_DONT_FAKE_MONOTONIC: '1',
+  });
+}
+
 describe('an instance whose clock is 120 s slow', () => {
   it('replays nothing from before its start, exchanges events with the others, and warns', async () => {
     const old = [1, 2, 3, 4, 5, 6];
@@ -64,15 +75,13 @@ describe('an instance whose clock is 120 s slow', () => {
 
     const temp = tempDir('pipit-clock-slow-');
     cleanups.push(temp.cleanup);
-    const configPath = join(temp.dir, 'config.yaml');
-    writeFileSync(configPath, configYaml('slow', cluster.redis.url, config('slow')));
-    mkdirSync(join(temp.dir, 'scripts'));
-    slow = await launch('slow', temp.dir, configPath, undefined, {
-      LD_PRELOAD: FAKETIME,
-      FAKETIME: '-120s',
-      // Timers run on the monotonic clock: left alone, so that they fire on time.
-      FAKETIME_DONT_FAKE_MONOTONIC: '1',
-    });
+    slowDir = temp.dir;
+    writeFileSync(
+      join(slowDir, 'config.yaml'),
+      configYaml('slow', cluster.redis.url, config('slow')),
+    );
+    mkdirSync(join(slowDir, 'scripts'));
+    slow = await startSlow();
     const onSlow = record(await events(slow));
 
     // Its clock really is slow.
@@ -98,5 +107,24 @@ describe('an instance whose clock is 120 s slow', () => {
     await onAlpha.await(custom('pong', { n: 200, by: 'alpha' }));
     await onSlow.await(custom('pong', { n: 200, by: 'alpha' }));
     expect(slow.proc.logs.join('\n')).toMatch(/clock is 1[12]\d\.\d s behind Redis' TIME/);
+  }, 60_000);
+
+  it('refuses, after a quick restart, a copy of an event its previous run had read', async () => {
+    await execute(alpha, { action: 'event.fire', args: { subtype: 'ping', args: { n: 300 } } });
+    await onAlpha.await(custom('pong', { n: 300, by: 'slow' }));
+    const [, fields] = (await redis.xrevrange('pipit:events', '+', '-', 'COUNT', 50)).find(
+      ([, f]) => f[1]!.includes('"n":300') && f[1]!.includes('"ping"'),
+    )!;
+    await slow!.proc.stop();
+    slow = await startSlow();
+    const onSlow = record(await events(slow));
+    const before = (await instances(slow)).refused as Record<string, number>;
+    // Well within the window a signed event is fresh for; its nonce is unknown to this process.
+    await redis.xadd('pipit:events', '*', 'm', fields[1]!);
+    await execute(alpha, { action: 'event.fire', args: { subtype: 'ping', args: { n: 301 } } });
+    await onSlow.await(custom('pong', { n: 301, by: 'slow' }));
+    expect(onSlow.count(custom('pong', { n: 300, by: 'slow' }))).toBe(0);
+    const after = (await instances(slow)).refused as Record<string, number>;
+    expect(after.stale! - before.stale!).toBe(1);
   }, 60_000);
 });
