@@ -331,8 +331,7 @@ describe('/hook/<name> when the caller hangs up', () => {
       await expect(call).rejects.toThrow(/abort/i);
       await expect
         .poll(() => lines.find((l) => String(l.msg).includes('HangUp')))
-        .toMatchObject({ msg: expect.stringMatching(/failed/) });
-      expect(JSON.stringify(lines)).toMatch(/interrupted/);
+        .toMatchObject({ msg: expect.stringMatching(/failed: the client closed the connection/) });
     } finally {
       await t.close();
     }
