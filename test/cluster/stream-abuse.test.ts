@@ -93,7 +93,7 @@ describe('the shared event stream under abuse', () => {
     expect((await instances(alpha)).events.too_large).toBe(1);
   });
 
-  it('reads past an entry too large to read, which Redis never sends', async () => {
+  it('reads past an entry too large to read, which Redis never sends, and deletes it', async () => {
     const sentBytes = async () =>
       Number(/total_net_output_bytes:(\d+)/.exec(await redis.info('stats'))![1]);
     const entryBytes = 20 * 1024 * 1024;
@@ -104,8 +104,15 @@ describe('the shared event stream under abuse', () => {
     await mark(beta, onAlpha);
     // Both instances read past it: without the cap, Redis sent it once to each.
     expect((await sentBytes()) - before).toBeLessThan(entryBytes / 4);
-    expect((await refused(alpha)).oversized! - alphaBefore.oversized!).toBe(1);
-    expect((await refused(beta)).oversized! - betaBefore.oversized!).toBe(1);
+    // The first to read it refused it and deleted it from the stream.
+    const oversized =
+      (await refused(alpha)).oversized! -
+      alphaBefore.oversized! +
+      (await refused(beta)).oversized! -
+      betaBefore.oversized!;
+    expect(oversized).toBe(1);
+    const left = await redis.xrevrange('pipit:events', '+', '-', 'COUNT', 10);
+    expect(left.filter(([, f]) => f[1]!.length > MAX_EVENT_BYTES)).toEqual([]);
   });
 
   it('judges an event by its signed time: a copy added later with a chosen id is not delivered again', async () => {
