@@ -16,7 +16,13 @@ const Params = {
 // What is written: text as it is, other values as Python's str() shows them (as Platypush logs
 // them), cut to MAX_TEXT characters so that one large payload cannot flood the log.
 function asText(msg: unknown): string {
-  const text = typeof msg === 'string' ? msg : pyStr(msg);
+  let text: string;
+  try {
+    text = typeof msg === 'string' ? msg : pyStr(msg);
+  } catch (err) {
+    // Nested past 100 levels, or over a million characters as text: said, not thrown.
+    text = `(a value that cannot be written as text: ${(err as Error).message})`;
+  }
   return text.length > MAX_TEXT
     ? `${text.slice(0, MAX_TEXT)}… (${text.length - MAX_TEXT} more characters)`
     : text;

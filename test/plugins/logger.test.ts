@@ -58,6 +58,16 @@ describe('logger', () => {
     expect(logged().at(-1)).toBe(`${'x'.repeat(10_000)}… (50 more characters)`);
   });
 
+  it('writes a value nested too deeply as a note instead of failing', async () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 150; i++) deep = [deep];
+    const { errors } = await call(t, 'logger.info', { msg: deep });
+    expect(errors).toEqual([]);
+    expect(logged().at(-1)).toMatch(
+      /^\(a value that cannot be written as text: value nested too deeply/,
+    );
+  });
+
   it('still needs a message', async () => {
     const { errors } = await call(t, 'logger.info', {});
     expect(errors.join()).toMatch(/msg/);
