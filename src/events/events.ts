@@ -1,3 +1,4 @@
+import { RecentEvents } from './recent.ts';
 import { CoreKinds, EventKinds, presentKind } from './kinds.ts';
 import type { ClaimOptions } from '../core/cluster-port.ts';
 import type { EventBus, Subscriber } from './bus.ts';
@@ -21,6 +22,8 @@ export class Events {
   readonly kinds = new EventKinds();
   readonly hooks: Hooks;
   readonly bus: EventBus;
+  /** The newest events delivered here, for `/ws/events?history=N`. */
+  readonly recent = new RecentEvents();
   private readonly origin: string;
   private readonly namespace: 'pipit' | 'platypush';
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -39,7 +42,9 @@ export class Events {
     this.bus = opts.bus;
     this.origin = opts.origin;
     this.hooks = new Hooks(opts.log, opts.runs);
-    this.bus.subscribe(({ event, at }) => {
+    this.bus.subscribe((delivery) => {
+      this.recent.add(delivery);
+      const { event, at } = delivery;
       if (event.args.type === CoreKinds.WebhookEvent) return;
       // Most events match no hook (fan-out to WebSockets is the common case): nothing to track.
       const matching = this.hooks.matching(event);

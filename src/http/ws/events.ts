@@ -3,6 +3,7 @@ import type { WebSocket } from 'ws';
 import { PipitError, toPipitError } from '../../core/errors.ts';
 import { maskSecrets } from '../../core/redact.ts';
 import type { Delivery } from '../../events/bus.ts';
+import { RECENT_EVENTS } from '../../events/recent.ts';
 import { makeEvent } from '../../events/event.ts';
 import type { IncomingEvent } from '../../events/event.ts';
 import { CoreKinds, presentKind } from '../../events/kinds.ts';
@@ -11,7 +12,6 @@ import type { Service } from '../../service.ts';
 import type { Connection, Connections } from './connections.ts';
 import { refuse, upgradeAuth } from './connection-auth.ts';
 import { decodeFrame, errorFrame, EventsInbound, parseFrame } from './frames.ts';
-import { RECENT_EVENTS, RecentEvents } from './recent-events.ts';
 import { BoundedSender } from './send.ts';
 import type { SendLimits } from './send.ts';
 
@@ -81,8 +81,6 @@ export function eventsHandler(service: Service, connections: Connections, limits
   const asErrorFrame = (message: string) => errorFrame(message.split('\n'));
   const metrics = requireMetrics(service).ws;
   const namespace = service.config.eventNamespace;
-  const recent = new RecentEvents();
-  service.events.subscribe((delivery) => recent.add(delivery));
 
   return (socket: WebSocket, req: FastifyRequest): void => {
     const auth = upgradeAuth(req);
@@ -95,7 +93,8 @@ export function eventsHandler(service: Service, connections: Connections, limits
       log.warn({ user: auth.principal.username }, 'slow /ws/events consumer disconnected (1013)');
       cleanup();
     });
-    for (const delivery of recent.last(history)) out.send(bytesOf(delivery, namespace));
+    for (const delivery of service.events.recent.last(history))
+      out.send(bytesOf(delivery, namespace));
     const unsubscribe = service.events.subscribe((delivery) => {
       if (filter && !filter.has(delivery.event.args.type)) return;
       if (out.send(bytesOf(delivery, namespace))) metrics.eventDelivered();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Delivery } from '../../src/events/bus.ts';
-import { RECENT_EVENTS, RecentEvents } from '../../src/http/ws/recent-events.ts';
+import { RECENT_EVENTS, RecentEvents } from '../../src/events/recent.ts';
 
 const delivery = (n: number): Delivery =>
   ({ event: { n }, json: () => JSON.stringify({ n }) }) as unknown as Delivery;

@@ -1,4 +1,4 @@
-import type { Delivery } from '../../events/bus.ts';
+import type { Delivery } from './bus.ts';
 
 /** How many recent events `/ws/events?history=N` can replay: the newest 50. */
 export const RECENT_EVENTS = 50;
@@ -8,10 +8,11 @@ export const RECENT_EVENTS = 50;
  * page shows them on arrival instead of an empty list). Only references are kept, encoded when
  * a client asks: publishing an event costs one array write, whether or not anyone looks. The
  * memory held is that of the last {@link RECENT_EVENTS} events (at most that many web hook bodies
- * of `backend.http.max_body_bytes` each).
+ * of `backend.http.max_body_bytes` each). {@link Events} fills it from the bus it already
+ * listens to, so it takes no subscription of its own.
  *
  * @example
- * const recent = new RecentEvents(); events.subscribe((d) => recent.add(d)); recent.last(10);
+ * const recent = new RecentEvents(); recent.add(delivery); recent.last(10);
  */
 export class RecentEvents {
   readonly #ring: (Delivery | undefined)[];
