@@ -29,6 +29,7 @@ export class ClusterClock {
   readonly #local: () => number;
   readonly #log: Logger;
   #offset = 0;
+  #uncertainty = 0;
   #synced = false;
   #warned = false;
 
@@ -52,6 +53,11 @@ export class ClusterClock {
     return this.#offset;
   }
 
+  /** How far {@link offsetMs} may be off: half the round trip of the reading it came from. */
+  get uncertaintyMs(): number {
+    return this.#uncertainty;
+  }
+
   get synced(): boolean {
     return this.#synced;
   }
@@ -72,6 +78,7 @@ export class ClusterClock {
       if (!best || reading.rtt < best.rtt) best = reading;
     }
     this.#offset = best!.offset;
+    this.#uncertainty = Math.ceil(best!.rtt / 2);
     this.#synced = true;
     this.#report();
   }

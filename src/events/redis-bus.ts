@@ -57,8 +57,9 @@ export interface RedisBusStats {
 const READ_COUNT = 512;
 // The stream is read at least this often, wake-up or not (an entry added by hand sends none).
 const POLL_MS = 1_000;
-// Events dated this much before this process started are still taken as sent after it.
-const START_MARGIN_MS = 1_000;
+// How far another instance's dating of an event may be off, beyond our own reading of Redis'
+// clock: its last reading's half round trip, which it retakes past 100 ms (cluster/clock.ts).
+const PEER_UNCERTAINTY_MS = 100;
 // What the seal and the envelope add to an event's JSON in a stream entry.
 const ENVELOPE_BYTES = 2_048;
 
@@ -220,9 +221,11 @@ export class RedisBus implements EventBus {
     }
     const msg = inbound.open(m ?? undefined, EventWire, keys.events);
     if (!msg || (msg.iid === self.iid && msg.from === self.deviceId)) return;
-    // Dated before this process started: a copy of an event its previous run already handled
-    // (a second of margin for the reading of Redis' clock).
-    if (msg.ts < (this.#reader.startedAt ?? 0) - START_MARGIN_MS) {
+    // Dated before this process started: a copy of an event its previous run already handled.
+    // The margin is what the two readings of Redis' clock may be off, no more: a fixed second
+    // let a copy through after a restart quicker than that.
+    const margin = this.#opts.clock.uncertaintyMs + PEER_UNCERTAINTY_MS;
+    if (msg.ts < (this.#reader.startedAt ?? 0) - margin) {
       inbound.refusals.refuse('stale', { key: keys.events, from: msg.from });
       return;
     }
