@@ -233,10 +233,22 @@ export class RedisLink {
       if (role === 'command') this.#state.error = err.message || String(err);
     });
     if (role === 'command') {
-      client.on('ready', () => this.#change(true));
+      client.on('ready', () => this.#change(this.#inboxUsable()));
+      client.on('close', () => this.#change(false));
+    } else if (role === 'inbox') {
+      // Routed calls get their answers on this connection: after an outage the link is up only
+      // once it is back too (each connection retries on its own backoff, up to 3 s apart), else
+      // the first calls after /readyz said 200 lost their replies and timed out.
+      client.on('ready', () => this.#change(this.#command?.status === 'ready'));
       client.on('close', () => this.#change(false));
     }
     return client;
+  }
+
+  // The inbox connection is opened by the cluster's inbox once it starts; before that only the
+  // command connection decides.
+  #inboxUsable(): boolean {
+    return this.#inbox === undefined || this.#inbox.status === 'ready';
   }
 
   #change(up: boolean): void {
