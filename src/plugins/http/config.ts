@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hostEntryProblem } from './hosts.ts';
+import { HostEntries } from './hosts.ts';
 
 /** Default of `http.timeout_seconds`: how long one attempt (redirects and body included) may take. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -17,20 +17,9 @@ export const DEFAULT_MAX_REDIRECTS = 10;
  * HttpConfig.parse({ allow_hosts: ['api.example.com', '*.lan', '192.168.1.0/24'] }).timeout_seconds; // 30
  */
 export const HttpConfig = z.strictObject({
-  allow_hosts: z
-    .array(
-      z
-        .string()
-        .min(1)
-        .superRefine((entry, ctx) => {
-          const problem = hostEntryProblem(entry);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        }),
-    )
-    .optional()
-    .describe(
-      'hosts requests may go to (redirects included): "api.example.com", "*.example.com" (its subdomains), "host:8080", "192.168.1.0/24"; absent = any host',
-    ),
+  allow_hosts: HostEntries.optional().describe(
+    'hosts requests may go to (redirects included): "api.example.com", "*.example.com" (its subdomains), "host:8080", "192.168.1.0/24"; absent = any host',
+  ),
   timeout_seconds: z
     .number()
     .positive()

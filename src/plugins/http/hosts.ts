@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { BlockList, isIP } from 'node:net';
 
 /** A compiled `http.allow_hosts`. */
@@ -38,6 +39,24 @@ export function hostEntryProblem(entry: string): string | undefined {
     return `the prefix length /${cidr[2]} is out of range: an IPv${version} range takes /0 to /${max}`;
   return undefined;
 }
+
+/**
+ * A list of `allow_hosts` entries as a config schema: each entry checked by
+ * {@link hostEntryProblem}, its problem reported at the entry. Used by `http.allow_hosts` and
+ * `mqtt.allow_hosts`, which are written and matched alike.
+ *
+ * @example
+ * HostEntries.parse(['api.example.com', '*.lan', '10.0.0.0/8']);
+ */
+export const HostEntries = z.array(
+  z
+    .string()
+    .min(1)
+    .superRefine((entry, ctx) => {
+      const problem = hostEntryProblem(entry);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+);
 
 // Entries were checked by the config schema (hostEntryProblem): a range here is a valid one.
 function parseEntry(entry: string): HostEntry {

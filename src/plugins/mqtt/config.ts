@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { secret } from '../../core/action.ts';
-import { hostEntryProblem } from '../http/hosts.ts';
+import { HostEntries } from '../http/hosts.ts';
 import { isTopicFilter } from './topics.ts';
 
 /** TLS settings: `true` for the system's CAs, or files and options. */
@@ -70,20 +70,9 @@ export const MqttConfig = z.strictObject({
     .describe(
       'client ID (default: pipit-<device_id>-<random>); two clients with one ID push each other off',
     ),
-  allow_hosts: z
-    .array(
-      z
-        .string()
-        .min(1)
-        .superRefine((entry, ctx) => {
-          const problem = hostEntryProblem(entry);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        }),
-    )
-    .optional()
-    .describe(
-      'brokers a call may name with host and port, written as in http.allow_hosts ("broker.lan", "*.lan", "10.0.0.5:1883", "10.0.0.0/8"); absent = the http.allow_hosts rules, or any host without them',
-    ),
+  allow_hosts: HostEntries.optional().describe(
+    'brokers a call may name with host and port, written as in http.allow_hosts ("broker.lan", "*.lan", "10.0.0.5:1883", "10.0.0.0/8"); absent = the http.allow_hosts rules, or any host without them',
+  ),
   topics: z
     .array(Subscription)
     .default([])
