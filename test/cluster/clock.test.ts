@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/service.ts';
-import { custom, record } from './frames.ts';
+import { custom, echoHooks, record } from './frames.ts';
 import type { Received } from './frames.ts';
 import { configYaml, events, execute, instances, launch, startCluster } from './harness.ts';
 import type { Member, TestCluster } from './harness.ts';
@@ -17,18 +17,7 @@ import type { Member, TestCluster } from './harness.ts';
 const FAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
 const config = (name: string) => `  clock_skew_seconds: 1
-event.hook.Echo:
-  if: {type: CustomEvent, subtype: ping}
-  then:
-    - action: event.fire
-      args: {subtype: pong, args: {by: ${name}, n: '\${args["n"]}'}}
-event.hook.EchoOnce:
-  once: true
-  if: {type: CustomEvent, subtype: ping}
-  then:
-    - action: event.fire
-      args: {subtype: pong-once, args: {by: ${name}, n: '\${args["n"]}'}}
-`;
+${echoHooks(name)}`;
 
 let cluster: TestCluster;
 let alpha: Member;

@@ -2,7 +2,7 @@
 // under a running cluster. Three Pipit processes and a real redis-server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from '../http/ws-client.ts';
-import { custom, record } from './frames.ts';
+import { custom, echoHooks, record } from './frames.ts';
 import type { Received } from './frames.ts';
 import { events, execute, instances, startCluster, waitForReadyz } from './harness.ts';
 import type { Member, TestCluster } from './harness.ts';
@@ -12,18 +12,7 @@ const NAMES = ['alpha', 'beta', 'gamma'];
 // Every instance answers a ping (Echo, on each), once for the cluster (EchoOnce), and has a
 // cluster-wide cron (Tick) and a per-instance one (LocalTick), both every second.
 const hooks = (name: string) => `
-event.hook.Echo:
-  if: {type: CustomEvent, subtype: ping}
-  then:
-    - action: event.fire
-      args: {subtype: pong, args: {by: ${name}, n: '\${args["n"]}'}}
-event.hook.EchoOnce:
-  once: true
-  if: {type: CustomEvent, subtype: ping}
-  then:
-    - action: event.fire
-      args: {subtype: pong-once, args: {by: ${name}, n: '\${args["n"]}'}}
-cron.Tick:
+${echoHooks(name)}cron.Tick:
   cron_expression: '* * * * * *'
   once: true
   actions:

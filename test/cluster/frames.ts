@@ -60,3 +60,23 @@ export function custom(subtype: string, args: Record<string, unknown> = {}) {
     frame.args?.subtype === subtype &&
     Object.entries(args).every(([k, v]) => frame.args?.args?.[k] === v);
 }
+
+/**
+ * Hooks that answer a ping on every instance (`Echo` → `pong`) and once for the cluster
+ * (`EchoOnce` → `pong-once`), each answer naming the instance: what the cluster tests count.
+ *
+ * @example
+ * launch('alpha', redis.url, echoHooks('alpha'));
+ */
+export const echoHooks = (name: string): string => `event.hook.Echo:
+  if: {type: CustomEvent, subtype: ping}
+  then:
+    - action: event.fire
+      args: {subtype: pong, args: {by: ${name}, n: '\${args["n"]}'}}
+event.hook.EchoOnce:
+  once: true
+  if: {type: CustomEvent, subtype: ping}
+  then:
+    - action: event.fire
+      args: {subtype: pong-once, args: {by: ${name}, n: '\${args["n"]}'}}
+`;

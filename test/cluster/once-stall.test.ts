@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/service.ts';
-import { custom, record } from './frames.ts';
+import { custom, echoHooks, record } from './frames.ts';
 import type { Received } from './frames.ts';
 import { configYaml, events, execute, launch, waitForInstances } from './harness.ts';
 import type { Member } from './harness.ts';
@@ -24,18 +24,7 @@ const OUTAGE_MS = 3_500;
 const config = (name: string) => `  catch_up_seconds: 8
   clock_skew_seconds: 1
   command_timeout_seconds: 20
-event.hook.Echo:
-  if: {type: CustomEvent, subtype: ping}
-  then:
-    - action: event.fire
-      args: {subtype: pong, args: {by: ${name}, n: '\${args["n"]}'}}
-event.hook.EchoOnce:
-  once: true
-  if: {type: CustomEvent, subtype: ping}
-  then:
-    - action: event.fire
-      args: {subtype: pong-once, args: {by: ${name}, n: '\${args["n"]}'}}
-cron.Tick:
+${echoHooks(name)}cron.Tick:
   cron_expression: '* * * * * *'
   once: true
   actions:
