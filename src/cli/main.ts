@@ -123,6 +123,12 @@ program
         { path: created },
         `no configuration found: wrote a commented default to ${created}`,
       );
+    // SIGHUP's default is to end the process, and the service announces itself (a supervisor or a
+    // test may signal it at once) before the handlers below exist: a reload asked for during the
+    // start is remembered and done once it has started.
+    let reloadAsked = false;
+    const early = () => (reloadAsked = true);
+    process.on('SIGHUP', early);
     const running = await startPipit(config, { log });
     log.debug({ v8: tuneHeap() }, 'V8 settings for a long-running service');
     const deadlineMs = shutdownDeadlineMs(config.http?.shutdown_grace_seconds);
@@ -134,7 +140,10 @@ program
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
     // Reload: the outcome (or the refusal, the old configuration kept) is in the log.
-    process.on('SIGHUP', () => void reloadService(running.service).catch(() => undefined));
+    const reload = () => void reloadService(running.service).catch(() => undefined);
+    process.on('SIGHUP', reload);
+    process.off('SIGHUP', early);
+    if (reloadAsked) reload();
   });
 
 program
