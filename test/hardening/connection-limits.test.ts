@@ -1,21 +1,14 @@
 // One client address cannot hold every connection slot: past max_connections_per_address its new
 // connections are closed at once while other addresses are served, and a kept-alive connection that
 // never carried an authenticated request is closed after the short unauthenticated idle timeout.
-import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpConfig } from '../../src/config/schema.ts';
 import { listening } from './helpers.ts';
 import type { Listening } from './helpers.ts';
-import { parseAnswer } from './raw-http.ts';
-
-interface Conn {
-  socket: Socket;
-  received: () => string;
-  /** Resolves with everything received, and when, once the server closes the connection. */
-  closed: Promise<{ raw: string; at: number }>;
-}
+import { parseAnswer, rawConnect } from './raw-http.ts';
+import type { RawClient } from './raw-http.ts';
 
 const sockets: Socket[] = [];
 let s: Listening | undefined;
@@ -25,23 +18,11 @@ afterEach(async () => {
   s = undefined;
 });
 
-/** A TCP connection to the service from `from` (any 127.x address is this machine's). */
-async function open(base: string, from = '127.0.0.1', text?: string): Promise<Conn> {
-  const { hostname, port } = new URL(base);
-  const socket = connect({ port: Number(port), host: hostname, localAddress: from });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', reject);
-  });
-  let received = '';
-  socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-  socket.on('error', () => undefined);
-  const closed = new Promise<{ raw: string; at: number }>((resolve) =>
-    socket.once('close', () => resolve({ raw: received, at: Date.now() })),
-  );
-  if (text !== undefined) socket.write(text);
-  return { socket, received: () => received, closed };
+/** A raw connection to the service from `from`, closed after the test. */
+async function open(base: string, from = '127.0.0.1', text?: string): Promise<RawClient> {
+  const client = await rawConnect(base, text, { from });
+  sockets.push(client.socket);
+  return client;
 }
 
 const statusRequest = 'GET /auth/status HTTP/1.1\r\nHost: x\r\n\r\n';
@@ -61,7 +42,7 @@ describe('connection slots per client address', () => {
     });
     const held = await Promise.all(Array.from({ length: 4 }, () => open(s!.http)));
     const extra = await open(s.http, '127.0.0.1', statusRequest);
-    expect(parseAnswer((await extra.closed).raw).status).toBe(0);
+    expect(parseAnswer(await extra.closed).status).toBe(0);
 
     const other = await open(s.http, '127.0.0.2', statusRequest);
     await expect.poll(() => parseAnswer(other.received()).status).toBe(200);
@@ -89,11 +70,11 @@ describe('connection slots per client address', () => {
     await expect.poll(() => parseAnswer(anonymous.received()).status).toBe(200);
     const answered = Date.now();
 
-    const closedAt = (await anonymous.closed).at;
+    const closedAt = await anonymous.closedAt;
     expect(closedAt - answered).toBeLessThan(1500);
     // The authenticated one is still open well after that, and goes at idle_timeout_seconds.
     const state = await Promise.race([authed.closed.then(() => 'closed'), delay(1000, 'open')]);
     expect(state).toBe('open');
-    expect((await authed.closed).at - answered).toBeGreaterThan(2500);
+    expect((await authed.closedAt) - answered).toBeGreaterThan(2500);
   });
 });

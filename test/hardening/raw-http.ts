@@ -5,20 +5,33 @@ import type { Socket } from 'node:net';
 /** A raw connection: everything the server wrote, and when it closed. */
 export interface RawClient {
   socket: Socket;
+  /** What arrived so far. */
+  received(): string;
   /** Resolves with all the bytes received once the server closes the connection. */
   closed: Promise<string>;
+  /** Resolves with Date.now() at the close. */
+  closedAt: Promise<number>;
 }
 
 /**
- * Opens a TCP connection to an http:// base address and writes `text` (if any).
+ * Opens a TCP connection to an http:// base address, from the local address `from` (any 127.x is
+ * this machine's), and writes `text` (if any).
  *
  * @example
  * const c = await rawConnect(base, 'GET / HTTP/1.1\r\nHost: x\r\n');
  * const answer = await c.closed;
  */
-export async function rawConnect(base: string, text?: string): Promise<RawClient> {
+export async function rawConnect(
+  base: string,
+  text?: string,
+  opts: { from?: string } = {},
+): Promise<RawClient> {
   const { hostname, port } = new URL(base);
-  const socket = connect(Number(port), hostname);
+  const socket = connect({
+    port: Number(port),
+    host: hostname,
+    ...(opts.from ? { localAddress: opts.from } : {}),
+  });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
     socket.once('error', reject);
@@ -26,9 +39,11 @@ export async function rawConnect(base: string, text?: string): Promise<RawClient
   let received = '';
   socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
   socket.on('error', () => undefined);
-  const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(received)));
+  const closedAt = new Promise<number>((resolve) =>
+    socket.once('close', () => resolve(Date.now())),
+  );
   if (text !== undefined) socket.write(Buffer.from(text, 'latin1'));
-  return { socket, closed };
+  return { socket, received: () => received, closed: closedAt.then(() => received), closedAt };
 }
 
 /** Status and parsed JSON body of a raw HTTP/1.1 answer. */
