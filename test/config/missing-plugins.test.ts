@@ -1,27 +1,16 @@
 // A step that calls a plugin Pipit does not have warns at load (and reload) and fails when it runs;
 // a misspelt action of a plugin Pipit has stays an error; every problem is reported at once.
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.ts';
-import { builtinPlugins } from '../../src/plugins/index.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import { platypushPluginTable } from '../../src/plugins/platypush-plugins.ts';
 import { pluginCatalog } from '../../src/plugins/catalog.ts';
-import { checkConfiguration } from '../../src/user-layer.ts';
-import { makeApp, registerAndToken, tempDir } from '../helpers/service.ts';
+import { makeApp, registerAndToken } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';
+import { configChecker } from '../helpers/config-check.ts';
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.cleanup());
+const config = configChecker();
 
-const check = (yaml: string) => {
-  const path = join(tmp.dir, 'config.yaml');
-  writeFileSync(path, yaml);
-  return checkConfiguration(loadConfig({ path, plugins: builtinPlugins }), builtinPlugins);
-};
+const check = (yaml: string) => config.check(yaml);
 const refusal = (fn: () => unknown): string => {
   try {
     fn();
@@ -86,7 +75,7 @@ describe('on reload', () => {
   afterEach(() => t.close());
 
   it('the warnings come back from the reload, which takes the configuration', async () => {
-    t = await makeApp('procedure.x:\n  - return: 1\n', { dir: tmp.dir });
+    t = await makeApp('procedure.x:\n  - return: 1\n', { dir: config.dir() });
     const auth = { authorization: `Bearer ${await registerAndToken(t.app)}` };
     writeFileSync(
       t.configPath,

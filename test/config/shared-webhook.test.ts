@@ -1,27 +1,15 @@
 // Two listeners on one web hook: both run and one answers, which a configuration rarely means; it
 // is said at load, naming both.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.ts';
-import { builtinPlugins } from '../../src/plugins/index.ts';
-import { checkConfiguration } from '../../src/user-layer.ts';
-import { captureLog, makeApp, tempDir } from '../helpers/service.ts';
+import { describe, expect, it } from 'vitest';
+import { captureLog, makeApp } from '../helpers/service.ts';
+import { configChecker } from '../helpers/config-check.ts';
 
 const hook = (name: string, webhook: string, extra = '') =>
   `event.hook.${name}:\n  if:\n    type: platypush.message.event.http.hook.WebhookEvent\n    hook: ${webhook}\n${extra}  then:\n    - return: ${name}\n`;
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.cleanup());
+const config = configChecker();
 
-const check = (yaml: string) => {
-  const path = join(tmp.dir, 'config.yaml');
-  writeFileSync(path, yaml);
-  return checkConfiguration(loadConfig({ path, plugins: builtinPlugins }), builtinPlugins);
-};
+const check = (yaml: string) => config.check(yaml);
 
 describe('two listeners on one web hook', () => {
   it('config check warns, naming both and who answers', () => {

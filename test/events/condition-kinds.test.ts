@@ -1,27 +1,12 @@
 // A hook whose event kind is misspelt would never fire: it is a configuration error with a "did you
 // mean"; known kinds in any spelling and namespaced kinds of one's own still load.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.ts';
-import { builtinPlugins } from '../../src/plugins/index.ts';
-import { checkConfiguration } from '../../src/user-layer.ts';
-import { tempDir } from '../helpers/service.ts';
+import { describe, expect, it } from 'vitest';
+import { configChecker } from '../helpers/config-check.ts';
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.cleanup());
+const config = configChecker();
 
-const check = (type: string) => {
-  const path = join(tmp.dir, 'config.yaml');
-  writeFileSync(
-    path,
-    `event.hook.H:\n  if:\n    type: ${type}\n  then:\n    - action: utils.echo\n`,
-  );
-  return checkConfiguration(loadConfig({ path, plugins: builtinPlugins }), builtinPlugins);
-};
+const check = (type: string) =>
+  config.check(`event.hook.H:\n  if:\n    type: ${type}\n  then:\n    - action: utils.echo\n`);
 
 describe('the event kind of a hook', () => {
   it.each([
