@@ -137,6 +137,28 @@ export function decodeBatch(text: string): RawRun[] {
   });
 }
 
+/** What the runs of a batch share: the fields of a format 3 context. */
+export type RunContext = ReturnType<typeof contextOf>;
+
+/**
+ * The contexts of a format 3 batch, read without parsing its runs (undefined for other formats):
+ * a filter on what runs share (action, origin, hook, cron, event) skips a batch none of whose
+ * contexts match, without making its runs. Decoding 100,000 runs only to drop them made young
+ * garbage enough for 20-50 ms scavenges.
+ *
+ * @example
+ * batchContexts(row.runs)?.some((c) => c.transport === 'cron');
+ */
+export function batchContexts(text: string): RunContext[] | undefined {
+  // The writer puts `runs` last, after arrays of strings and numbers only: the first `,"runs":`
+  // is that key (a quote inside a string is escaped, and no string is followed by a colon).
+  if (!text.startsWith('{"v":3,')) return undefined;
+  const end = text.indexOf(',"runs":');
+  if (end < 0) return undefined;
+  const head = JSON.parse(`${text.slice(0, end)}}`) as Omit<CompactBatch, 'runs'>;
+  return head.contexts.map((c) => contextOf(head.strings, c));
+}
+
 // Slots of a format 2 run: 0 id, 1 parent id (null: none), 2 root id (all three as offsets from
 // `base`), 3 kind, 4 name, 5 transport, 6-8 caller user, via and token id, 9-12 hook, cron, event
 // id and event type (strings, -1: none), 13 start time minus the id's millisecond, 14 duration in

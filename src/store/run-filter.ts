@@ -1,6 +1,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import { runIdAt } from '../core/runs.ts';
-import type { RawRun } from './run-codec.ts';
+import { batchContexts } from './run-codec.ts';
+import type { RawRun, RunContext } from './run-codec.ts';
 
 /** What `runs.list` filters on; every field narrows the list. */
 export interface RunFilter {
@@ -33,7 +34,11 @@ export interface CompiledFilter {
   sinceId: number;
   /** Run ids wanted are below this (Infinity: no bound). */
   below: number;
-  /** False when a batch's JSON text cannot hold a match (checked before it is parsed). */
+  /**
+   * False when a batch's JSON text cannot hold a match (checked before it is parsed): the `text`
+   * filter's needle is not in it, or no context its runs share has the action, origin, hook, cron
+   * or event asked for.
+   */
   batchMayMatch(text: string): boolean;
   /** True when a run of a parsed batch is wanted. */
   matches(raw: RawRun): boolean;
@@ -100,15 +105,28 @@ export function compileFilter(filter: RunFilter): CompiledFilter {
   // Control characters are escaped differently by the batches SQLite wrote (format 1): never
   // skipped on their account.
   const checkText = needle !== undefined && !hasControl(needle);
+  const shared = [filter.action, filter.origin, filter.hook, filter.cron, filter.event_id];
+  const contextMatches = shared.every((v) => v === undefined)
+    ? undefined
+    : (c: RunContext) =>
+        (filter.action === undefined || c.name === filter.action) &&
+        (filter.origin === undefined || c.transport === filter.origin) &&
+        (filter.hook === undefined || c.trigger?.hook === filter.hook) &&
+        (filter.cron === undefined || c.trigger?.cron === filter.cron) &&
+        (filter.event_id === undefined || c.trigger?.event_id === filter.event_id);
   return {
     where,
     params,
     sinceId,
     below,
     batchMayMatch: (text) => {
-      if (!checkText) return true;
-      const lower = text.toLowerCase();
-      return lower.includes(needle) || lower.includes(escaped!);
+      if (checkText) {
+        const lower = text.toLowerCase();
+        if (!lower.includes(needle) && !lower.includes(escaped!)) return false;
+      }
+      if (!contextMatches) return true;
+      const contexts = batchContexts(text);
+      return contexts === undefined || contexts.some(contextMatches);
     },
     matches: (raw) =>
       raw.id >= sinceId &&

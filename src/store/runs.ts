@@ -118,8 +118,9 @@ export class Runs {
 
   /**
    * Newest first, as {@link Runs.list}, in slices of about {@link SLICE_MS} of work with the event
-   * loop served between them: a filter that no batch can skip unparsed (an `origin`, a `text`
-   * found only in old runs) reads the whole history, ~1 s at 100,000 runs.
+   * loop served between them: a filter that no batch can skip unparsed (a `text` in every batch's
+   * JSON but in no run) decodes the whole history, ~0.1-0.3 s at 100,000 runs
+   * (`npm run bench:runs-scan`; its longest pause, a scavenge, was 20-30 ms).
    */
   async listSliced(filter: RunFilter): Promise<StoredRun[]> {
     const scan = this.scan(filter);

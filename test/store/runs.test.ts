@@ -4,7 +4,8 @@ import type { FinishedRun } from '../../src/core/runs.ts';
 import { openDatabase, migrate } from '../../src/store/db.ts';
 import { MIGRATIONS } from '../../src/store/migrations.ts';
 import { BatchWriter } from '../../src/store/run-batch-writer.ts';
-import { decodeBatch } from '../../src/store/run-codec.ts';
+import { batchContexts, decodeBatch } from '../../src/store/run-codec.ts';
+import { compileFilter } from '../../src/store/run-filter.ts';
 import { Runs } from '../../src/store/runs.ts';
 import { finishedRun } from '../helpers/runs.ts';
 
@@ -142,6 +143,31 @@ describe('run batches', () => {
     expect(decoded[5]).toMatchObject({ parent_id: cron, root_id: cron, trigger: { cron: 'N' } });
     expect(decoded[6]).toMatchObject({ parent_id: at(6, 1), root_id: cron, caller: null });
     expect(decoded[0]).toMatchObject({ parent_id: null, root_id: at(1), trigger: null });
+  });
+
+  it('are skipped by what their runs share, unparsed, only when no run could match', () => {
+    // Both names are in the batch's text, but no single context holds "hook" and "utils.echo".
+    const batch = new BatchWriter(at(1), 16384);
+    batch.add(run({ id: at(1), args: { text: ',"runs":[[1]]', note: 'hook' } }));
+    batch.add(run({ id: at(2), kind: 'hook', name: 'Door', transport: 'hook' }));
+    const text = batch.text();
+    expect(text).toContain('"utils.echo"');
+    expect(text).toContain('"hook"');
+    expect(batchContexts(text)?.map((c) => [c.name, c.transport])).toEqual([
+      ['utils.echo', 'http'],
+      ['Door', 'hook'],
+    ]);
+    const may = (filter: Parameters<typeof compileFilter>[0]) =>
+      compileFilter(filter).batchMayMatch(text);
+    expect(may({ origin: 'hook', action: 'utils.echo', limit: 1 })).toBe(false);
+    expect(may({ origin: 'hook', action: 'Door', limit: 1 })).toBe(true);
+    expect(may({ hook: 'Door', limit: 1 })).toBe(false);
+    expect(may({ origin: 'http', text: 'no such words', limit: 1 })).toBe(false);
+    expect(may({ origin: 'http', text: '"RUNS"', limit: 1 })).toBe(true);
+    // Other formats (a plain array, as pruning writes) are never skipped on their contexts.
+    const plain = JSON.stringify(decodeBatch(text));
+    expect(batchContexts(plain)).toBeUndefined();
+    expect(compileFilter({ origin: 'cron', limit: 1 }).batchMayMatch(plain)).toBe(true);
   });
 
   it('still read batches written in the format before (version 2)', () => {

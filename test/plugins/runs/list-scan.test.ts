@@ -14,8 +14,9 @@ const RUNS = 100_000;
 const BATCH = 256;
 const MAX_PAUSE_MS = 1000;
 
-// Most runs are echo calls over HTTP; every batch also holds a hook's run, so that both "hook" and
-// "utils.echo" are in every batch's text: `origin: hook, action: utils.echo` skips none unparsed.
+// Most runs are echo calls over HTTP; every batch also holds a hook's run and its step (an echo
+// with origin "hook"), so that `origin: hook, action: utils.echo` skips no batch unparsed: what
+// the runs of every batch share could match, and only the oldest run, which has no parent, does.
 function runAt(i: number, start: number): FinishedRun {
   const id = runIdAt(start + i);
   if (i === 0)
@@ -27,6 +28,10 @@ function runAt(i: number, start: number): FinishedRun {
     });
   if (i % 100 === 50)
     return finishedRun({ id, kind: 'hook', name: 'Door', transport: 'hook', args: { n: i } });
+  if (i % 100 === 51) {
+    const hook = runIdAt(start + i - 1);
+    return finishedRun({ id, parent_id: hook, root_id: hook, transport: 'hook', args: { n: i } });
+  }
   return finishedRun({ id, args: { text: `message ${i}`, url: `https://example.com/?page=${i}` } });
 }
 
@@ -107,7 +112,7 @@ describe('runs.list at 100,000 runs', () => {
       before: first.runs[1]!.id,
     });
     expect(next.runs).toHaveLength(200);
-    expect(next.runs.every((r) => r.name === 'Door' && r.steps === 0)).toBe(true);
+    expect(next.runs.every((r) => r.name === 'Door' && r.steps === 1)).toBe(true);
     expect(next.maxDelayMs).toBeLessThan(MAX_PAUSE_MS);
     expect(first.maxDelayMs).toBeLessThan(MAX_PAUSE_MS);
   });
