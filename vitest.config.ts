@@ -5,7 +5,7 @@ export default defineConfig({
   // (src/scripts/loader.ts), under vitest this alias does the same.
   resolve: { alias: { pipit: new URL('./src/index.ts', import.meta.url).pathname } },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'tools/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 30_000,

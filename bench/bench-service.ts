@@ -8,9 +8,9 @@ import { buildHttpApp } from '../src/http/server.ts';
 import { builtinPlugins } from '../src/plugins/index.ts';
 import type { ParamShape } from '../src/core/action.ts';
 import { RunRecord } from '../src/core/runs.ts';
-import { tuneHeap } from '../src/process-policy.ts';
-import { createService } from '../src/service.ts';
-import type { Service } from '../src/service.ts';
+import { tuneHeap } from '../src/app/process-policy.ts';
+import { createService } from '../src/app/service.ts';
+import type { Service } from '../src/app/service.ts';
 
 /** A real Pipit for a benchmark target: temp workdir, one user, a JWT, HTTP on a free port. */
 export interface BenchService {

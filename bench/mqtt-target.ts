@@ -12,7 +12,7 @@ import { createLogger } from '../src/core/logger.ts';
 import { builtinPlugins } from '../src/plugins/index.ts';
 import { noDelay } from '../src/plugins/mqtt/connection.ts';
 import type { MqttState } from '../src/plugins/mqtt/state.ts';
-import { createService } from '../src/service.ts';
+import { createService } from '../src/app/service.ts';
 
 const port = Number(process.env.PIPIT_BENCH_MQTT_PORT);
 const dir = mkdtempSync(join(tmpdir(), 'pipit-bench-mqtt-'));

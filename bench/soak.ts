@@ -9,7 +9,7 @@
 // --rate 400 (requests per second, HTTP and WebSocket together), --sample-seconds (default 5).
 import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
-import { PipitChild, PASSWORD, readRss } from '../test/fuzz/pipit-child.ts';
+import { PipitChild, PASSWORD, readRss } from '../tools/fuzz/pipit-child.ts';
 
 const { values } = parseArgs({
   options: {

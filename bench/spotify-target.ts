@@ -4,7 +4,7 @@
 // playlists for get_playlists limit 1000 to span 20 pages, then prints one JSON line (addresses,
 // credentials, the 5,000-item playlist's ID) and waits; faults and the request log are driven
 // through the emulator's control routes (/_emulator/...).
-import { startSpotifyEmulator } from '../test/spotify-emulator/index.ts';
+import { startSpotifyEmulator } from '../tools/spotify-emulator/index.ts';
 
 const emu = await startSpotifyEmulator({
   app: { redirectUris: ['http://127.0.0.1/spotify/auth_callback'] },

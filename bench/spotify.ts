@@ -6,7 +6,7 @@ import { createLogger } from '../src/core/logger.ts';
 import { forgetTotals } from '../src/plugins/music/spotify/playlist-totals.ts';
 import type { SpotifyState } from '../src/plugins/music/spotify/state.ts';
 import { builtinPlugins } from '../src/plugins/index.ts';
-import { createService } from '../src/service.ts';
+import { createService } from '../src/app/service.ts';
 import { cpuMillis } from './cpu.ts';
 import { median, spawnTarget, stopTarget } from './lib.ts';
 

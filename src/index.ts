@@ -7,13 +7,13 @@
  * Config.init('./config.yaml');
  * console.log(await run('utils.echo', { text: 'hi' }));
  */
-export { Config, run, shutdown } from './library.ts';
+export { Config, run, shutdown } from './app/library.ts';
 export { defineAction, definePlugin, actionsFor } from './core/action.ts';
 export type { ActionContext, ActionDef, PluginDef } from './core/action.ts';
 export { PipitError, ErrorCodes } from './core/errors.ts';
 export type { ErrorCode } from './core/errors.ts';
 export type { ResponseMessage, Request } from './core/messages.ts';
-export { startPipit, resolveConfig } from './runtime.ts';
+export { startPipit, resolveConfig } from './app/runtime.ts';
 export { procedure, hook, cron } from './scripts/api.ts';
 export type { ScriptEvent } from './scripts/api.ts';
 export { CoreKinds } from './events/kinds.ts';

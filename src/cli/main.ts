@@ -7,20 +7,20 @@ import {
   shutdownDeadlineMs,
   stopAndExit,
   tuneHeap,
-} from '../process-policy.ts';
+} from '../app/process-policy.ts';
 import { loadEnabledPlugins } from '../plugins/catalog.ts';
-import { reloadService } from '../reload.ts';
-import { checkConfiguration } from '../user-layer.ts';
-import { resolveConfig, startPipit } from '../runtime.ts';
-import { createService } from '../service.ts';
-import type { Service } from '../service.ts';
+import { reloadService } from '../app/reload.ts';
+import { checkConfiguration } from '../app/user-layer.ts';
+import { resolveConfig, startPipit } from '../app/runtime.ts';
+import { createService } from '../app/service.ts';
+import type { Service } from '../app/service.ts';
 import { runCommand } from '../control/commands.ts';
 import type { CommandName } from '../control/commands.ts';
 import { openControl } from '../control/client.ts';
 import type { ControlClient } from '../control/client.ts';
 import type { ResponseMessage } from '../core/messages.ts';
 import { LOCAL_CALLER } from '../core/runs.ts';
-import { pipitVersion } from '../core/version.ts';
+import { pipitVersion } from '../lib/version.ts';
 import { parseCliArgs } from './args.ts';
 import { readPassword } from './prompt.ts';
 

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { PipitError } from '../core/errors.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../app/service.ts';
 import { describeUser, spotifyAuthStatus } from '../plugins/music/spotify/auth-status.ts';
 import { CALLBACK_CSS, callbackPage } from '../plugins/music/spotify/callback-page.ts';
 import { finishAuthorization } from '../plugins/music/spotify/callback.ts';

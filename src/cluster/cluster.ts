@@ -4,8 +4,8 @@ import type { ClaimOptions, ClusterPort, ClusterReport } from '../core/cluster-p
 import type { Execute, ExecuteOptions, ExecuteResult } from '../core/execute.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Request } from '../core/messages.ts';
-import { pipitVersion } from '../core/version.ts';
-import { RedisBus } from '../events/redis-bus.ts';
+import { pipitVersion } from '../lib/version.ts';
+import { RedisBus } from './redis-bus.ts';
 import { ClusterClock } from './clock.ts';
 import { Inbound } from './inbound.ts';
 import { Inbox } from './inbox.ts';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { PluginDef } from '../core/action.ts';
 import { PipitError } from '../core/errors.ts';
 import type { LogFormat } from '../core/logger.ts';
-import { didYouMean } from '../core/suggest.ts';
+import { didYouMean } from '../lib/suggest.ts';
 import { preview } from '../core/validate.ts';
 import { defaultWorkdir, resolvePath, userConfigPath } from './paths.ts';
 import { adaptPlatypushConfig } from './platypush-compat.ts';

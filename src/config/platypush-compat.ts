@@ -1,5 +1,5 @@
-import { didYouMean } from '../core/suggest.ts';
-import { missingPluginHint } from '../plugins/platypush-plugins.ts';
+import { didYouMean } from '../lib/suggest.ts';
+import { missingPluginHint } from '../core/platypush-plugins.ts';
 
 /** A top-level entry of the configuration as read, with the file it came from. */
 export interface CompatEntry {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { PipitError } from '../core/errors.ts';
-import { reloadService } from '../reload.ts';
-import type { Service } from '../service.ts';
+import { reloadService } from '../app/reload.ts';
+import type { Service } from '../app/service.ts';
 import { ExpiryDays } from '../auth/expiry.ts';
-import { safeParse } from '../core/safe-parse.ts';
+import { safeParse } from '../lib/safe-parse.ts';
 
 function findUser(service: Service, name: string) {
   const row = service.store.users.byName(name);

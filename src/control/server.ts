@@ -6,7 +6,7 @@ import { LOCAL_CALLER } from '../core/runs.ts';
 import { toPipitError } from '../core/errors.ts';
 import { parseJsonLimited } from '../core/json-limits.ts';
 import { responseJson } from '../core/response-json.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../app/service.ts';
 import { runCommand } from './commands.ts';
 import { ControlRequest, MAX_LINE_BYTES } from './protocol.ts';
 import type { ControlReply } from './protocol.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { safeParse } from './safe-parse.ts';
+import { safeParse } from '../lib/safe-parse.ts';
 
 // A random per-process prefix and a counter: unique like a UUID within and across processes, but
 // without drawing entropy on every response (ids are identifiers, not secrets).

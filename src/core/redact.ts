@@ -1,7 +1,7 @@
 import { REDACTED, redactArgs } from './action.ts';
 import type { ParamShape } from './action.ts';
 import { MAX_JSON_DEPTH } from './json-limits.ts';
-import { isSecretName } from './secret-names.ts';
+import { isSecretName } from '../lib/secret-names.ts';
 import { maskSecretText } from './secret-text.ts';
 
 // Arguments are at most 128 levels deep (core/json-limits.ts) from every transport; `run()` can pass

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { compileAction } from './action.ts';
 import type { ActionDef, CompiledAction, ParamShape, PluginDef } from './action.ts';
 import { PipitError } from './errors.ts';
-import { didYouMean } from './suggest.ts';
-import { isUnprovidedPlatypushPlugin, missingPluginHint } from '../plugins/platypush-plugins.ts';
+import { didYouMean } from '../lib/suggest.ts';
+import { isUnprovidedPlatypushPlugin, missingPluginHint } from './platypush-plugins.ts';
 
 /** A plugin as it runs: its definition, parsed config, state and compiled actions. */
 export interface PluginInstance {

@@ -1,5 +1,5 @@
 import { REDACTED } from './action.ts';
-import { isSecretName } from './secret-names.ts';
+import { isSecretName } from '../lib/secret-names.ts';
 
 // Cheap first look: text with none of these cannot hold what the rules below mask (most strings).
 const HINT = /[=@]|":|eyJ|bearer|basic|gh[pousr]_|github_pat_|glpat-|xox[abposr]-/i;

@@ -1,8 +1,6 @@
 import type { Logger } from './logger.ts';
 import type { Registry } from './registry.ts';
 import type { Execute } from './execute.ts';
-import type { Store } from '../store/store.ts';
-import type { Events } from '../events/events.ts';
 import type { Caller, RunObservers } from './runs.ts';
 import type { ClusterPort } from './cluster-port.ts';
 
@@ -38,16 +36,26 @@ export interface PipitFiles {
 
 /**
  * The shared services every plugin, transport and script reaches through one object. Built once by
- * `createService` (src/service.ts); parts added by later subsystems (events, cron) hang off it too.
+ * `createService` (src/app/service.ts); parts added by later subsystems (events, cron) hang off it too.
  */
-export interface Services {
+/**
+ * The members of {@link Services} that the layers above core provide. The store (src/store/store.ts)
+ * and the events (src/events/events.ts) each add theirs by module augmentation, so that core names
+ * the slot without importing what fills it: imports go one way, from the upper layers down.
+ *
+ * @example
+ * declare module '../core/services.ts' {
+ *   interface ServiceParts { store: Store }
+ * }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by augmentation
+export interface ServiceParts {}
+
+export interface Services extends ServiceParts {
   /** This instance's name: the `origin` of responses and events. */
   deviceId: string;
   log: Logger;
-  store: Store;
   registry: Registry;
-  /** Event kinds, the bus and the hooks it feeds. */
-  events: Events;
   /** The single entry point every transport calls. */
   execute: Execute;
   /** Observers of finished runs: the run history, metrics, RunFailedEvent. */

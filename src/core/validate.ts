@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { coerceArgs } from './coerce.ts';
+import { coerceArgs } from '../lib/coerce.ts';
 import type { CompiledAction } from './action.ts';
 import { PipitError } from './errors.ts';
-import { safeParse } from './safe-parse.ts';
+import { safeParse } from '../lib/safe-parse.ts';
 import { isSecretSchema } from './action.ts';
 
 /** A short, safe rendering of a value for error messages. */

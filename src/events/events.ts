@@ -115,3 +115,10 @@ export class Events {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 }
+
+declare module '../core/services.ts' {
+  interface ServiceParts {
+    /** Event kinds, the bus and the hooks it feeds. */
+    events: Events;
+  }
+}

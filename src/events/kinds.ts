@@ -1,5 +1,5 @@
 import { PipitError } from '../core/errors.ts';
-import { didYouMean } from '../core/suggest.ts';
+import { didYouMean } from '../lib/suggest.ts';
 
 /** The namespace of every event kind. */
 export const KIND_PREFIX = 'pipit.message.event.';

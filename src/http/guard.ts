@@ -3,7 +3,7 @@ import { parseCookie } from 'cookie';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/auth.ts';
 import { PipitError } from '../core/errors.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../app/service.ts';
 
 /** The name of the web UI's HttpOnly session cookie: Platypush's, which its clients expect. */
 export const SESSION_COOKIE = 'session_token';

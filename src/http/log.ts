@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isSecretName } from '../core/secret-names.ts';
+import { isSecretName } from '../lib/secret-names.ts';
 
 /**
  * Query parameter names whose values never reach a log line (compared decoded, any case), besides

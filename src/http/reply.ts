@@ -1,12 +1,10 @@
 import type { FastifyReply } from 'fastify';
-import type { z } from 'zod';
-import { PipitError, toPipitError } from '../core/errors.ts';
+import { toPipitError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { buildResponse } from '../core/messages.ts';
 import { httpStatus } from './error-status.ts';
 import { redactUrl } from './log.ts';
 import { API_HEADERS, setSecurityHeaders } from './security-headers.ts';
-import { safeParse } from '../core/safe-parse.ts';
 
 /**
  * What an error answer needs besides the error: the response's `origin` (the `device_id`), and the
@@ -49,32 +47,4 @@ export function sendError(reply: FastifyReply, err: unknown, ctx: ErrorReplyCont
     .code(status === 200 ? 500 : status)
     .type('application/json')
     .send(body);
-}
-
-/**
- * Parses a JSON body with a zod schema, or throws BAD_REQUEST naming each bad field.
- *
- * @example
- * const { username } = parseBody(LoginBody, request.body);
- */
-export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new PipitError(
-      'BAD_REQUEST',
-      'send a JSON object body with Content-Type: application/json',
-    );
-  }
-  const result = safeParse(schema, body);
-  if (result.success) return result.data;
-  throw new PipitError(
-    'BAD_REQUEST',
-    result.error.issues
-      .map((i) =>
-        i.code === 'unrecognized_keys'
-          ? `unknown field ${i.keys.map((k) => `"${k}"`).join(', ')}`
-          : `field "${i.path.join('.')}": ${i.message}`,
-      )
-      .join('\n'),
-    { cause: result.error },
-  );
 }

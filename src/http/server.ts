@@ -5,7 +5,7 @@ import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyRequest }
 import type { Principal } from '../auth/auth.ts';
 import { PipitError } from '../core/errors.ts';
 import type { ErrorCode } from '../core/errors.ts';
-import type { Service } from '../service.ts';
+import type { Service } from '../app/service.ts';
 import { jsonTextTooDeep, tooDeep } from '../core/json-limits.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { limitConnections, markAuthenticated } from './connection-limits.ts';

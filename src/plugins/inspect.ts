@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineAction, definePlugin } from '../core/action.ts';
 import type { ClusterReport } from '../core/cluster-port.ts';
 import { PipitError } from '../core/errors.ts';
-import { pipitVersion } from '../core/version.ts';
+import { pipitVersion } from '../lib/version.ts';
 
 // When this process loaded its plugins: the start of a standalone instance.
 const STARTED_AT = new Date().toISOString();

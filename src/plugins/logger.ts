@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction, definePlugin } from '../core/action.ts';
 import type { ActionDef } from '../core/action.ts';
-import { pyStr } from '../procedures/expression-python.ts';
+import { pyStr } from '../procedures/expression/python.ts';
 
 const MAX_TEXT = 10_000;
 

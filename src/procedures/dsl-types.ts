@@ -2,7 +2,7 @@
  * The typed procedure tree produced by dsl.ts and walked by runner.ts. Every node carries `path`,
  * the human-readable location used in errors (`procedure.morning step 2 > if > step 1`).
  */
-import type { CompiledExpression } from './expression.ts';
+import type { CompiledExpression } from './expression/expression.ts';
 import type { CompiledTemplate } from './template.ts';
 
 /** `{action, args?, ignore_errors?, target?}`: one call through the core's execute(). */

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { PipitError } from '../core/errors.ts';
 import type { IfStep, ProcedureDefinition, Step } from './dsl-types.ts';
-import type { CompiledExpression } from './expression.ts';
+import type { CompiledExpression } from './expression/expression.ts';
 import { parseDefault, splitParams } from './procedure-params.ts';
 import { compileTemplate, splitTemplate } from './template.ts';
 import type { CompiledTemplate } from './template.ts';

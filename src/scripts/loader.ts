@@ -25,7 +25,7 @@ function installPipitResolver(): void {
   const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
   const self = new URL(`../index.${ext}`, import.meta.url).href;
   // A namespace import, not a named one: a named import of a Node 24 export fails while the graph
-  // is linked on an older Node, before src/core/node-version.ts can say what Pipit needs.
+  // is linked on an older Node, before src/lib/node-version.ts can say what Pipit needs.
   nodeModule.registerHooks({
     resolve: (specifier, context, next) =>
       specifier === 'pipit' ? { url: self, shortCircuit: true } : next(specifier, context),

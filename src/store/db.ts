@@ -5,11 +5,11 @@ import type * as Sqlite from 'node:sqlite';
 import type { DatabaseSync } from 'node:sqlite';
 import { PipitError } from '../core/errors.ts';
 // Evaluated before this module: on an older Node.js it throws "Pipit needs Node.js 24".
-import '../core/node-version.ts';
+import '../lib/node-version.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 // Required rather than imported: a static import of node:sqlite fails while the module graph is
-// linked, before src/core/node-version.ts (imported above) can tell an older Node what Pipit needs.
+// linked, before src/lib/node-version.ts (imported above) can tell an older Node what Pipit needs.
 const { DatabaseSync: Database } = createRequire(import.meta.url)('node:sqlite') as typeof Sqlite;
 
 /**

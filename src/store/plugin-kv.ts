@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
+import type { KeyValueStore } from '../core/key-value.ts';
 
 /**
  * Per-plugin JSON storage (e.g. the Spotify plugin's OAuth tokens), so credentials survive restart.
@@ -7,7 +8,7 @@ import type { DatabaseSync } from 'node:sqlite';
  * const kv = store.pluginKv('music.spotify');
  * kv.set('tokens', { access_token: '...' });
  */
-export class PluginKv {
+export class PluginKv implements KeyValueStore {
   private readonly db: DatabaseSync;
   private readonly plugin: string;
 

@@ -82,3 +82,10 @@ export class Store {
     if (this.db.isOpen) this.db.close();
   }
 }
+
+declare module '../core/services.ts' {
+  interface ServiceParts {
+    /** Users, tokens, sessions, variables, the run history and the plugins' own keys. */
+    store: Store;
+  }
+}

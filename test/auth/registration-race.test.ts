@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { builtinPlugins } from '../../src/plugins/index.ts';
-import { createService } from '../../src/service.ts';
-import type { Service } from '../../src/service.ts';
+import { createService } from '../../src/app/service.ts';
+import type { Service } from '../../src/app/service.ts';
 import { runCli } from '../helpers/process.ts';
 import { makeApp } from '../helpers/service.ts';
 

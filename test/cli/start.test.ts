@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPipitProcess, runCli } from '../helpers/process.ts';
 import type { PipitProcess } from '../helpers/process.ts';
 import { tempDir } from '../helpers/service.ts';
-import { SERVICE_V8_FLAGS } from '../../src/process-policy.ts';
+import { SERVICE_V8_FLAGS } from '../../src/app/process-policy.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -148,7 +148,7 @@ describe('pipit start (a real process on a free port)', () => {
   });
 
   it('writes a commented default configuration where none exists, and never overwrites one', async () => {
-    const { resolveConfig } = await import('../../src/runtime.ts');
+    const { resolveConfig } = await import('../../src/app/runtime.ts');
     const target = join(dir, 'fresh', 'config.yaml');
     const first = resolveConfig({ explicit: target, writeDefault: true });
     expect(first.created).toBe(target);

@@ -2,8 +2,6 @@
 // command Pipit needs, a key taken by another application (WRONGTYPE), and a stream trimmed past
 // the last event read. Each is named in one log line and answers /readyz 503. A real redis-server
 // and real Pipit processes.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -17,6 +15,7 @@ import {
 } from './harness.ts';
 import type { LoneMember } from './harness.ts';
 import { startRedis } from './redis-server.ts';
+import { docsText } from '../readme/docs-text.ts';
 import type { RedisServer } from './redis-server.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -46,11 +45,10 @@ async function client(url: string): Promise<Redis> {
 // Several heartbeats (0.3 s each): long enough for a fault to be logged again if it were.
 const BEATS_MS = 1_500;
 
-// The README's ACL line, as an argument list for ACL SETUSER (password: pw).
+// The documented ACL line (README.md or docs/), as an argument list for ACL SETUSER (password: pw).
 function readmeAcl(): string[] {
-  const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
-  const line = /^redis-cli ACL SETUSER (.+)$/m.exec(readme)?.[1];
-  if (!line) throw new Error('the README has no "redis-cli ACL SETUSER" line');
+  const line = /^redis-cli ACL SETUSER (.+)$/m.exec(docsText())?.[1];
+  if (!line) throw new Error('the documentation has no "redis-cli ACL SETUSER" line');
   return line
     .split(/\s+/)
     .slice(1)
@@ -97,7 +95,7 @@ describe('faults that used to look healthy', () => {
     await waitForReadyz(alpha, 200);
   }, 60_000);
 
-  it("the README's ACL line is enough for a cluster", async () => {
+  it('the documented ACL line is enough for a cluster', async () => {
     const redis = await redisServer();
     const admin = await client(redis.url);
     await admin.call('ACL', 'SETUSER', 'pipit', ...readmeAcl());

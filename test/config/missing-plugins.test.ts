@@ -2,7 +2,7 @@
 // a misspelt action of a plugin Pipit has stays an error; every problem is reported at once.
 import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { platypushPluginTable } from '../../src/plugins/platypush-plugins.ts';
+import { platypushPluginTable } from '../../src/core/platypush-plugins.ts';
 import { pluginCatalog } from '../../src/plugins/catalog.ts';
 import { makeApp, registerAndToken } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';

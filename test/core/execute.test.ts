@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineAction, definePlugin } from '../../src/core/action.ts';
-import { coerceValue } from '../../src/core/coerce.ts';
+import { coerceValue } from '../../src/lib/coerce.ts';
 import { createExecute, MAX_PROCEDURE_DEPTH } from '../../src/core/execute.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { compileActions, Registry } from '../../src/core/registry.ts';

@@ -7,8 +7,8 @@ import {
   toJsonLimited,
 } from '../../src/core/json-limits.ts';
 import { closeAll, connect } from '../http/ws-client.ts';
-import { listening, nestedJson, nestedValue } from '../hardening/helpers.ts';
-import type { Listening } from '../hardening/helpers.ts';
+import { listening, nestedJson, nestedValue } from '../helpers/listening.ts';
+import type { Listening } from '../helpers/listening.ts';
 
 const SCRIPT = `import { procedure, hook, run } from 'pipit';
 procedure('store_deep', async () => { let v = 1; for (let i = 0; i < 500; i++) v = { a: v }; return run('variable.set', { deep: v }); });

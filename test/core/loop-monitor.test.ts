@@ -5,8 +5,8 @@ import { watchEventLoop } from '../../src/core/loop-monitor.ts';
 import { makeEvent } from '../../src/events/event.ts';
 import { CoreKinds } from '../../src/events/kinds.ts';
 import { captureLog } from '../helpers/service.ts';
-import { listening } from '../hardening/helpers.ts';
-import type { Listening } from '../hardening/helpers.ts';
+import { listening } from '../helpers/listening.ts';
+import type { Listening } from '../helpers/listening.ts';
 
 const SCRIPT = `import { hook } from 'pipit';
 hook('CustomEvent', { subtype: 'spin' }, () => { const end = Date.now() + 1100; while (Date.now() < end); return 'done'; });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { redactUrlUserinfo, secret, secretUserinfo } from '../../src/core/action.ts';
 import type { ParamShape } from '../../src/core/action.ts';
 import { isSecretKey, SizedMasker } from '../../src/core/redact.ts';
-import { isSecretName, SECRET_NAMES } from '../../src/core/secret-names.ts';
+import { isSecretName, SECRET_NAMES } from '../../src/lib/secret-names.ts';
 import { maskSecretText } from '../../src/core/secret-text.ts';
 
 const maskArgs = (args: Record<string, unknown>, params?: ParamShape) =>

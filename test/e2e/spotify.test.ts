@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startSpotifyEmulator } from '../spotify-emulator/index.ts';
-import type { SpotifyEmulator } from '../spotify-emulator/index.ts';
+import { startSpotifyEmulator } from '../../tools/spotify-emulator/index.ts';
+import type { SpotifyEmulator } from '../../tools/spotify-emulator/index.ts';
 import { freePort } from '../helpers/net.ts';
 import { apiToken, PHONE, registerViaApi, signIn, startE2e } from './harness.ts';
 import type { E2e } from './harness.ts';

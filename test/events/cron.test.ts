@@ -7,7 +7,7 @@ import { PipitError } from '../../src/core/errors.ts';
 import { Scheduler } from '../../src/cron/scheduler.ts';
 import type { CronRunResult } from '../../src/cron/scheduler.ts';
 import { builtinPlugins } from '../../src/plugins/index.ts';
-import { startPipit } from '../../src/runtime.ts';
+import { startPipit } from '../../src/app/runtime.ts';
 import { tempDir } from '../helpers/service.ts';
 
 const log = createLogger({ level: 'silent' });

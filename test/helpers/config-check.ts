@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
 import { builtinPlugins } from '../../src/plugins/index.ts';
-import { checkConfiguration } from '../../src/user-layer.ts';
+import { checkConfiguration } from '../../src/app/user-layer.ts';
 import { tempDir } from './service.ts';
 
 /**

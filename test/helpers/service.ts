@@ -8,8 +8,8 @@ import { createLogger } from '../../src/core/logger.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { buildHttpApp } from '../../src/http/server.ts';
 import { builtinPlugins } from '../../src/plugins/index.ts';
-import { createService } from '../../src/service.ts';
-import type { Service } from '../../src/service.ts';
+import { createService } from '../../src/app/service.ts';
+import type { Service } from '../../src/app/service.ts';
 
 /** A temporary directory removed by `cleanup()`. */
 export function tempDir(prefix = 'pipit-test-'): { dir: string; cleanup: () => void } {

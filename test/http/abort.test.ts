@@ -7,8 +7,8 @@ import { loadConfig } from '../../src/config/load.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { buildHttpApp } from '../../src/http/server.ts';
 import { builtinPlugins } from '../../src/plugins/index.ts';
-import { createService } from '../../src/service.ts';
-import type { Service } from '../../src/service.ts';
+import { createService } from '../../src/app/service.ts';
+import type { Service } from '../../src/app/service.ts';
 import type { FastifyInstance } from 'fastify';
 import { tempDir } from '../helpers/service.ts';
 

@@ -1,9 +1,9 @@
 // Requests Node's parser or fastify's router refuse are answered in Pipit's
 // response format, never fastify's {error, message, statusCode}.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listening } from '../hardening/helpers.ts';
-import type { Listening } from '../hardening/helpers.ts';
-import { parseAnswer, rawConnect } from '../hardening/raw-http.ts';
+import { listening } from '../helpers/listening.ts';
+import type { Listening } from '../helpers/listening.ts';
+import { parseAnswer, rawConnect } from '../helpers/raw-http.ts';
 
 let s: Listening;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 // /execute authenticates before reading the body: an unauthenticated client gets
 // 401, never parse details or a 413 for a body nobody asked for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listening } from '../hardening/helpers.ts';
-import type { Listening } from '../hardening/helpers.ts';
+import { listening } from '../helpers/listening.ts';
+import type { Listening } from '../helpers/listening.ts';
 
 let s: Listening;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 // A web hook whose listener awaits an action answers every method and body type
 // (the request's "close" after the body is read is not a hang-up).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listening } from '../hardening/helpers.ts';
-import type { Listening } from '../hardening/helpers.ts';
+import { listening } from '../helpers/listening.ts';
+import type { Listening } from '../helpers/listening.ts';
 
 const SCRIPT = `import { hook, run } from 'pipit';
 hook('WebhookEvent', { hook: 'script' }, async (e) => {

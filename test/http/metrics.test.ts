@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/load.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { buildHttpApp } from '../../src/http/server.ts';
 import { requireMetrics } from '../../src/metrics/metrics.ts';
-import { createService } from '../../src/service.ts';
+import { createService } from '../../src/app/service.ts';
 import { builtinPlugins } from '../../src/plugins/index.ts';
 import { accepting, freePort } from '../helpers/net.ts';
 import { parseExposition, promNumber, sample } from '../helpers/prometheus.ts';
@@ -16,7 +16,7 @@ import type { Exposition } from '../helpers/prometheus.ts';
 import { makeApp, registerAndToken, tempDir } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';
 import { authorize, spotifyApp, startEmu } from '../plugins/spotify/helpers.ts';
-import type { SpotifyEmulator } from '../spotify-emulator/index.ts';
+import type { SpotifyEmulator } from '../../tools/spotify-emulator/index.ts';
 import { bearer, closeAll, connect } from './ws-client.ts';
 
 const YAML = `

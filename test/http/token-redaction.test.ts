@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/http/log.ts';
 import { captureLog } from '../helpers/service.ts';
 import { closeAll, connect } from './ws-client.ts';
-import { listening } from '../hardening/helpers.ts';
-import type { Listening } from '../hardening/helpers.ts';
+import { listening } from '../helpers/listening.ts';
+import type { Listening } from '../helpers/listening.ts';
 
 // Access lines are written at debug.
 const { log, lines } = captureLog('debug');

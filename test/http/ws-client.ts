@@ -9,7 +9,7 @@ import type { LocalBus } from '../../src/events/bus.ts';
 import type { Connections } from '../../src/http/ws/connections.ts';
 import { wsRoutes } from '../../src/http/ws/routes.ts';
 import type { WsOptions } from '../../src/http/ws/routes.ts';
-import type { Service } from '../../src/service.ts';
+import type { Service } from '../../src/app/service.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Frame = any;

@@ -3,8 +3,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeAll, connect } from './ws-client.ts';
 import type { Frame } from './ws-client.ts';
-import { listening } from '../hardening/helpers.ts';
-import type { Listening } from '../hardening/helpers.ts';
+import { listening } from '../helpers/listening.ts';
+import type { Listening } from '../helpers/listening.ts';
 
 let s: Listening;
 beforeAll(async () => {

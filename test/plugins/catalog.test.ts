@@ -6,7 +6,7 @@ import { createLogger } from '../../src/core/logger.ts';
 import { compileActions, Registry } from '../../src/core/registry.ts';
 import { loadEnabledPlugins, pluginCatalog } from '../../src/plugins/catalog.ts';
 import { builtinPlugins } from '../../src/plugins/index.ts';
-import { createService } from '../../src/service.ts';
+import { createService } from '../../src/app/service.ts';
 import { tempDir } from '../helpers/service.ts';
 
 let cleanup: (() => void) | undefined;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { builtinPlugins } from '../../src/plugins/index.ts';
-import { createService } from '../../src/service.ts';
+import { createService } from '../../src/app/service.ts';
 import { makeApp, registerAndToken, tempDir } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';
 

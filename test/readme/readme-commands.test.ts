@@ -1,6 +1,7 @@
-// The README's commands work as written. The service is started with set-up command 1's
-// `npm start` (the test suite itself is command 2), then every shell block marked
-// `<!-- readme-test: run -->` runs in order in one shell, against that service.
+// The documented commands work as written. The service is started with the README's set-up
+// command 1, `npm start` (the test suite itself is command 2), then every shell block marked
+// `<!-- readme-test: run -->` in README.md and the pages under docs/ runs in order (the README's
+// tour first, then the pages by path) in one shell, against that service.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -9,11 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/net.ts';
 import { stopProcessGroup } from '../helpers/process.ts';
 import { tempDir } from '../helpers/service.ts';
+import { docsFiles } from './docs-text.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const DOCS = docsFiles().map((file) => readFileSync(join(ROOT, file), 'utf8'));
 
-/** The shell blocks marked to run, in README order. */
+/** The shell blocks marked to run, in the order of the text. */
 function runnableBlocks(markdown: string): string[] {
   const blocks: string[] = [];
   const pattern = /<!-- readme-test: run -->\s*```sh\n([\s\S]*?)```/g;
@@ -55,9 +58,16 @@ afterAll(async () => {
   }
 }, 40_000);
 
-describe('the README', () => {
-  it('has runnable blocks in the sections a newcomer follows', () => {
-    expect(runnableBlocks(README).length).toBeGreaterThanOrEqual(5);
+describe('the README and the docs pages', () => {
+  it('have runnable blocks in the sections a newcomer follows', () => {
+    // The README's tour: register, a token, a call to /execute.
+    expect(runnableBlocks(README).length).toBeGreaterThanOrEqual(3);
+    expect(DOCS.flatMap(runnableBlocks).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it("set-up command 1 is the README's, as the service here is started", () => {
+    expect(README).toMatch(/^npm ci && npm start$/m);
+    expect(README).toMatch(/^bash scripts\/system-deps\.sh && npm ci && npm test$/m);
   });
 
   it('has the pipit command in node_modules/.bin after npm ci (the prepare script links it)', () => {
@@ -67,7 +77,7 @@ describe('the README', () => {
   });
 
   it('runs every marked command, in order, as written', async () => {
-    const script = runnableBlocks(README)
+    const script = DOCS.flatMap(runnableBlocks)
       .join('\n')
       .replaceAll('localhost:8008', `127.0.0.1:${port}`);
     // In the checkout, as the README says (its first block puts node_modules/.bin on the PATH).

@@ -1,8 +1,8 @@
-import { pipitVersion } from '../../core/version.ts';
+import { pipitVersion } from '../../lib/version.ts';
 import type { OpenApiObject } from './types.ts';
 
 /**
- * The document's `info`: Pipit's name, its version (core/version.ts) and what the API is about.
+ * The document's `info`: Pipit's name, its version (lib/version.ts) and what the API is about.
  *
  * @example
  * apiInfo().version; // '0.1.0'

@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ExpiryDays } from '../../auth/expiry.ts';
 import { PipitError } from '../../core/errors.ts';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../app/service.ts';
 import { authenticate, SESSION_COOKIE, sessionCookie } from '../guard.ts';
-import { parseBody } from '../reply.ts';
+import { parseBody } from '../../core/parse-body.ts';
 import { refuseCrossSite, refuseUnknownHost } from './auth-site.ts';
 
 const Credentials = z.object({

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { PipitError } from '../../core/errors.ts';
 import { parseJsonLimited } from '../../core/json-limits.ts';
 import { responseJson } from '../../core/response-json.ts';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../app/service.ts';
 import { httpStatus } from '../error-status.ts';
 import { callerOf } from '../../auth/auth.ts';
 import { authenticate } from '../guard.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../app/service.ts';
 
 /**
  * `GET /healthz` (liveness: the process answers) and `GET /readyz` (readiness: the database takes a

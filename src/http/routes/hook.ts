@@ -8,7 +8,7 @@ import type { PipitEvent } from '../../events/event.ts';
 import { HookBusyError } from '../../events/hooks.ts';
 import type { HookOutcome, HookResponse, HookRunContext } from '../../events/hooks.ts';
 import { CoreKinds } from '../../events/kinds.ts';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../app/service.ts';
 import { sendError } from '../reply.ts';
 import type { ErrorReplyContext } from '../reply.ts';
 import {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { startMetricsListener } from '../../metrics/listener.ts';
 import type { MetricsListener } from '../../metrics/listener.ts';
 import { METRICS_CONTENT_TYPE, requireMetrics } from '../../metrics/metrics.ts';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../app/service.ts';
 import { requireUser } from '../guard.ts';
 
 /**

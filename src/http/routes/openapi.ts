@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../app/service.ts';
 import { requireUser } from '../guard.ts';
 import { openApiJson } from '../openapi/cache.ts';
 import { API_HEADERS, setSecurityHeaders } from '../security-headers.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { reloadService } from '../../reload.ts';
-import type { Service } from '../../service.ts';
+import { reloadService } from '../../app/reload.ts';
+import type { Service } from '../../app/service.ts';
 import { requireUser } from '../guard.ts';
 
 /**

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isPipitError, PipitError } from '../../core/errors.ts';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../app/service.ts';
 import { requireUser } from '../guard.ts';
 import { ExpiryDays } from '../../auth/expiry.ts';
-import { parseBody } from '../reply.ts';
+import { parseBody } from '../../core/parse-body.ts';
 
 const CreateToken = z.object({
   password: z

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Principal } from '../../auth/auth.ts';
 import { PipitError, toPipitError } from '../../core/errors.ts';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../app/service.ts';
 import { authenticate, bearerToken, sessionCookie } from '../guard.ts';
 import { CloseCode, closeReason } from './frames.ts';
 

@@ -4,7 +4,7 @@ import type { PipitError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { requireMetrics } from '../../metrics/metrics.ts';
 import type { WsEndpoint, WsMetrics } from '../../metrics/ws-metrics.ts';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../app/service.ts';
 import { CredentialWatch } from './credential-watch.ts';
 import { CloseCode } from './frames.ts';
 import { KeepAlive } from './keepalive.ts';

@@ -8,7 +8,7 @@ import { makeEvent } from '../../events/event.ts';
 import type { IncomingEvent } from '../../events/event.ts';
 import { CoreKinds, presentKind } from '../../events/kinds.ts';
 import { requireMetrics } from '../../metrics/metrics.ts';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../app/service.ts';
 import type { Connection, Connections } from './connections.ts';
 import { refuse, upgradeAuth } from './connection-auth.ts';
 import { decodeFrame, errorFrame, EventsInbound, parseFrame } from './frames.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PipitError } from '../../core/errors.ts';
 import { parseJsonLimited } from '../../core/json-limits.ts';
 import { IncomingEvent } from '../../events/event.ts';
-import { safeParse } from '../../core/safe-parse.ts';
+import { safeParse } from '../../lib/safe-parse.ts';
 
 /** WebSocket close codes Pipit uses, and what each means to a client. */
 export const CloseCode = {

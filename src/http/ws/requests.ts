@@ -4,7 +4,7 @@ import { PipitError, toPipitError } from '../../core/errors.ts';
 import type { ExecuteResult } from '../../core/execute.ts';
 import { buildResponse, requestIdOf } from '../../core/messages.ts';
 import { responseJson } from '../../core/response-json.ts';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../app/service.ts';
 import type { Connection, Connections } from './connections.ts';
 import { callerOf } from '../../auth/auth.ts';
 import { refuse, upgradeAuth } from './connection-auth.ts';

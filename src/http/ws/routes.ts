@@ -1,7 +1,7 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { PipitError } from '../../core/errors.ts';
-import type { Service } from '../../service.ts';
+import type { Service } from '../../app/service.ts';
 import { redactUrl } from '../log.ts';
 import { sendError } from '../reply.ts';
 import { authenticateUpgradeHook } from './connection-auth.ts';

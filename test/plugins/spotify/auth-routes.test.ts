@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
+import type { SpotifyEmulator } from '../../../tools/spotify-emulator/index.ts';
 import { makeApp, registerAndToken } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { SESSION_COOKIE } from '../../../src/http/guard.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startSpotifyEmulator } from '../../spotify-emulator/index.ts';
-import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
+import { startSpotifyEmulator } from '../../../tools/spotify-emulator/index.ts';
+import type { SpotifyEmulator } from '../../../tools/spotify-emulator/index.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import {
   authorize,

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spotifyLogin } from '../../../src/cli/spotify.ts';
-import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
+import type { SpotifyEmulator } from '../../../tools/spotify-emulator/index.ts';
 import { authorize, ok, pluginState, spotifyApp, startEmu } from './helpers.ts';
 
 let emu: SpotifyEmulator;

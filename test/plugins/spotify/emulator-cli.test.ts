@@ -7,7 +7,7 @@ import {
   loopbackRedirectUri,
   SpotifyConfig,
 } from '../../../src/plugins/music/spotify/config.ts';
-import { PIPIT_REDIRECT_URI } from '../../spotify-emulator/config.ts';
+import { PIPIT_REDIRECT_URI } from '../../../tools/spotify-emulator/config.ts';
 
 // `npm run emulator`: its help, and a default app that a Pipit with default settings can use.
 

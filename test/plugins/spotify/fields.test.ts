@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toPlaylist, toPlaylistItems } from '../../../src/plugins/music/spotify/mappers.ts';
 import type { ApiPlaylist, ApiPlaylistPage } from '../../../src/plugins/music/spotify/mappers.ts';
-import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
+import type { SpotifyEmulator } from '../../../tools/spotify-emulator/index.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { ok, useAuthorizedSpotify } from './helpers.ts';
 

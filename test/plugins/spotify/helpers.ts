@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { PIPIT_REDIRECT_URI } from '../../spotify-emulator/config.ts';
-import { startSpotifyEmulator } from '../../spotify-emulator/index.ts';
-import type { EmulatorOptions, SpotifyEmulator } from '../../spotify-emulator/index.ts';
+import { PIPIT_REDIRECT_URI } from '../../../tools/spotify-emulator/config.ts';
+import { startSpotifyEmulator } from '../../../tools/spotify-emulator/index.ts';
+import type { EmulatorOptions, SpotifyEmulator } from '../../../tools/spotify-emulator/index.ts';
 import { makeApp } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import type { SpotifyState } from '../../../src/plugins/music/spotify/state.ts';

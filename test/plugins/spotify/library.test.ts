@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SpotifyEmulator } from '../../spotify-emulator/index.ts';
+import type { SpotifyEmulator } from '../../../tools/spotify-emulator/index.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { fails, ok, useAuthorizedSpotify } from './helpers.ts';
 

@@ -7,7 +7,7 @@ import type {
 } from 'fastify';
 import { z } from 'zod';
 import { PipitError } from '../../../core/errors.ts';
-import { parseBody } from '../../../http/reply.ts';
+import { parseBody } from '../../../core/parse-body.ts';
 import { NOT_CONFIGURED, spotifyAuthStatus } from './auth-status.ts';
 import { loopbackRedirectUri, SPOTIFY_NOT_CONFIGURED } from './config.ts';
 import type { StartAnswer } from './auth-status-shape.ts';

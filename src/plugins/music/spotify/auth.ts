@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from '../../../core/logger.ts';
 import { PipitError } from '../../../core/errors.ts';
-import type { PluginKv } from '../../../store/plugin-kv.ts';
+import type { KeyValueStore } from '../../../core/key-value.ts';
 import { DEFAULT_REDIRECT_URI, SCOPES } from './config.ts';
 import type { SpotifyConfig } from './config.ts';
 import type { Timers } from './timers.ts';
@@ -36,7 +36,7 @@ export interface CallbackOutcome {
  */
 export class SpotifyAuth {
   readonly config: SpotifyConfig;
-  readonly kv: PluginKv;
+  readonly kv: KeyValueStore;
   readonly log: Logger;
   timers: Timers;
   #refreshing: Promise<TokenRecord> | undefined;
@@ -51,7 +51,7 @@ export class SpotifyAuth {
 
   constructor(
     config: SpotifyConfig,
-    kv: PluginKv,
+    kv: KeyValueStore,
     log: Logger,
     timers: Timers,
     defaultRedirectUri = DEFAULT_REDIRECT_URI,
