@@ -1,0 +1,63 @@
+import { defineConfig } from 'vitepress';
+
+// The pages are plain Markdown that also read well on a code host, with links between them written
+// as `./page.md`: so no clean URLs (the built site keeps the .md → .html mapping VitePress makes of
+// such links), and dead links are left to fail the build (VitePress's default).
+export default defineConfig({
+  title: 'Pipit',
+  description:
+    'Self-hosted automation service: plugin actions, procedures, hooks, cron and web hooks behind one execute()',
+  cleanUrls: false,
+  srcExclude: ['screenshots/**', '.vitepress/**'],
+  themeConfig: {
+    outline: [2, 3],
+    search: { provider: 'local' },
+    sidebar: [
+      {
+        text: 'Using Pipit',
+        items: [
+          { text: 'Overview', link: '/' },
+          { text: 'Getting started', link: '/getting-started.md' },
+          { text: 'Configuration', link: '/configuration.md' },
+          { text: 'Command line and library', link: '/cli.md' },
+          { text: 'Automations', link: '/automations.md' },
+          { text: 'Web UI', link: '/web-ui.md' },
+          { text: 'HTTP and WebSocket API', link: '/api.md' },
+        ],
+      },
+      {
+        text: 'Plugins',
+        items: [
+          { text: 'Overview', link: '/plugins/index.md' },
+          { text: 'utils', link: '/plugins/utils.md' },
+          { text: 'logger', link: '/plugins/logger.md' },
+          { text: 'variable', link: '/plugins/variable.md' },
+          { text: 'inspect', link: '/plugins/inspect.md' },
+          { text: 'event', link: '/plugins/event.md' },
+          { text: 'runs (run history)', link: '/plugins/runs.md' },
+          { text: 'shell', link: '/plugins/shell.md' },
+          { text: 'file', link: '/plugins/file.md' },
+          { text: 'http', link: '/plugins/http.md' },
+          { text: 'mqtt', link: '/plugins/mqtt.md' },
+          { text: 'music.spotify', link: '/plugins/music.spotify.md' },
+        ],
+      },
+      {
+        text: 'Running Pipit',
+        items: [
+          { text: 'Operations', link: '/operations.md' },
+          { text: 'Several machines', link: '/cluster.md' },
+          { text: 'Migrating from Platypush', link: '/migrating-from-platypush.md' },
+        ],
+      },
+      {
+        text: 'Working on Pipit',
+        items: [
+          { text: 'Writing a plugin', link: '/writing-a-plugin.md' },
+          { text: 'Development', link: '/development.md' },
+          { text: 'Benchmarks', link: '/benchmarks.md' },
+        ],
+      },
+    ],
+  },
+});
