@@ -180,7 +180,7 @@ export function pythonScriptWarnings(scriptsDir: string): string[] {
     .sort()
     .map(
       (f) =>
-        `${join(scriptsDir, f)}: a Python script, which Pipit does not run: rewrite it as a .ts or .js script with procedure(name, fn), hook(EventKind, filter, fn) or cron(expression, fn) from 'pipit' (README.md, "Scripts")`,
+        `${join(scriptsDir, f)}: a Python script, which Pipit does not run: rewrite it as a .ts or .js script with procedure(name, fn), hook(EventKind, filter, fn) or cron(expression, fn) from 'pipit'`,
     );
 }
 

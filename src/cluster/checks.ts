@@ -59,7 +59,7 @@ export function reportNoPerm(link: RedisLink, err: unknown, command: string): bo
   if (!text?.startsWith('NOPERM')) return false;
   link.fault(
     `noperm:${command}`,
-    `Redis at ${link.url} refuses the command ${command.toUpperCase()} to this user (${text}): the cluster does not work without it; give the user the README's ACL line ("Several machines")`,
+    `Redis at ${link.url} refuses the command ${command.toUpperCase()} to this user (${text}): the cluster does not work without it; add it to the user's ACL (ACL SETUSER <user> +${command})`,
   );
   return true;
 }

@@ -28,7 +28,7 @@ export function watchEventLoop(
     if (late >= warnMs) {
       log.warn(
         { blocked_ms: Math.round(late) },
-        `the event loop was blocked for ${Math.round(late)} ms: a script, hook or procedure ran long synchronous code, and every request waited (see "Scripts" in the README)`,
+        `the event loop was blocked for ${Math.round(late)} ms: a script, hook or procedure ran long synchronous code, and every request waited: keep script work asynchronous, and run heavy computation in a separate process`,
       );
     }
   }, periodMs);

@@ -3,7 +3,7 @@
  * in events shown to `/ws/events` subscribers, header names, and query (or form) parameter names
  * in URLs and text. Written here in snake case; a name matches whatever its case and separators
  * (`X-Auth-Token`, `x_auth_token`, `xAuthToken` and `XAUTHTOKEN` are one name), with or without a
- * leading `x-`. The README lists them ("Run history").
+ * leading `x-`. docs/plugins/runs.md lists them for users.
  */
 export const SECRET_NAMES = [
   'password',

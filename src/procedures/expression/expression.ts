@@ -1,6 +1,6 @@
 /**
- * The sandboxed expression language of `${...}` (src/procedures/README.md and README.md's "YAML
- * procedures" list the accepted forms).
+ * The sandboxed expression language of `${...}` (src/procedures/README.md lists the accepted forms;
+ * docs/automations.md is the users' page).
  *
  * Parsing is our own (expression-parse.ts) and evaluation walks the checked tree. No `eval`,
  * `Function`, `vm` or dynamic import is ever applied to user text. Identifiers resolve only to own
