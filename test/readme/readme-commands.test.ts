@@ -1,12 +1,13 @@
 // The documented commands work as written. The service is started with the README's set-up
 // command 1, `npm start` (the test suite itself is command 2), then every shell block marked
 // `<!-- readme-test: run -->` in README.md and the pages under docs/ runs in order (the README's
-// tour first, then the pages by path) in one shell, against that service.
+// tour first, then the pages by path) in one shell, against that service. The configuration is
+// where the tour's blocks add to it, the user path under a temporary HOME.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../helpers/net.ts';
 import { stopProcessGroup } from '../helpers/process.ts';
 import { tempDir } from '../helpers/service.ts';
@@ -27,17 +28,29 @@ function runnableBlocks(markdown: string): string[] {
 let tmp: ReturnType<typeof tempDir>;
 let port: number;
 let service: ReturnType<typeof spawn>;
-const env = () => ({ ...process.env, PIPIT_CONFIG: join(tmp.dir, 'config.yaml'), HOME: tmp.dir });
+/** What the service has written so far (its log). */
+let out = '';
+
+/** HOME is the temporary folder, so `~/.config/pipit/config.yaml` is the one the tour edits. */
+function env(): NodeJS.ProcessEnv {
+  const vars: NodeJS.ProcessEnv = { ...process.env, HOME: tmp.dir };
+  delete vars.PIPIT_CONFIG;
+  delete vars.XDG_CONFIG_HOME;
+  return vars;
+}
 
 beforeAll(async () => {
   tmp = tempDir();
   port = await freePort();
+  // The search order reads ./config.yaml before the user path: the checkout must not have one.
+  if (existsSync(join(ROOT, 'config.yaml')))
+    throw new Error(`${join(ROOT, 'config.yaml')} exists: it would be read instead of the tour's`);
+  mkdirSync(join(tmp.dir, '.config', 'pipit'), { recursive: true });
   writeFileSync(
-    join(tmp.dir, 'config.yaml'),
+    join(tmp.dir, '.config', 'pipit', 'config.yaml'),
     `device_id: readme\nworkdir: ./data\nbackend.http:\n  port: ${port}\n  bind_address: 127.0.0.1\n`,
   );
   service = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: env(), detached: true });
-  let out = '';
   await new Promise<void>((resolve, reject) => {
     service.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
@@ -101,5 +114,8 @@ describe('the README and the docs pages', () => {
     expect(stdout).toContain('"name": "cli"');
     expect(stdout).toContain('"reloaded": true');
     expect(stdout).not.toMatch(/"errors":\s*\[\s*"/);
+    // The tour's procedure answered, and its hook ran in the service (its log line).
+    expect(stdout).toContain('"response":{"output":"hello Ada","errors":[]}');
+    await vi.waitFor(() => expect(out).toContain('the door opened'), { timeout: 10_000 });
   }, 120_000);
 });
