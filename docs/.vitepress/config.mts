@@ -21,6 +21,7 @@ export default defineConfig({
           { text: 'Configuration', link: '/configuration.md' },
           { text: 'Command line and library', link: '/cli.md' },
           { text: 'Automations', link: '/automations.md' },
+          { text: 'Expressions and conditions', link: '/expressions.md' },
           { text: 'Web UI', link: '/web-ui.md' },
           { text: 'HTTP and WebSocket API', link: '/api.md' },
         ],
