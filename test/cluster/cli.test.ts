@@ -1,4 +1,4 @@
-// `pipit run --target` on a machine set up as the README says: the cluster's secret lives in the
+// `pipit run --target` on a machine set up as docs/cluster.md says: the cluster's secret lives in the
 // service's environment (a systemd drop-in), not in the shell, and the CLI does not need it to
 // reach its own service over the control socket. Two real Pipit processes and a real redis-server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

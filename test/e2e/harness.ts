@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/service.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const WEB_INDEX = join(ROOT, 'web', 'dist', 'index.html');
-/** Screenshots of every run (gitignored); with UPDATE_SCREENSHOTS=1 also the README's copies. */
+/** Screenshots of every run (gitignored); with UPDATE_SCREENSHOTS=1 also the docs' copies. */
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
 const DOCS_SCREENSHOT_DIR = join(ROOT, 'docs', 'screenshots');
 
@@ -43,7 +43,7 @@ export interface E2e {
     height: number;
   }): Promise<{ context: BrowserContext; page: Page }>;
   /**
-   * Saves a PNG of the page under test-results/screenshots; with `docs` also the README's copy in
+   * Saves a PNG of the page under test-results/screenshots; with `docs` also the docs' copy in
    * docs/screenshots when UPDATE_SCREENSHOTS=1.
    */
   screenshot(page: Page, name: string, opts?: { docs?: boolean }): Promise<void>;

@@ -367,7 +367,7 @@ describe('web UI: Runs', () => {
     );
     await e2e.screenshot(page, 'runs-hook');
 
-    // The list for the README, with runs of every kind near the top.
+    // The list for the docs' screenshot, with runs of every kind near the top.
     await execute(e2e.url, token, 'utils.echo', { hello: 'world' });
     await page.getByRole('link', { name: '← All runs' }).click();
     await page.getByRole('button', { name: /Event:/ }).click();

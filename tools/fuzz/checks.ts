@@ -1,8 +1,8 @@
-// What every answer must look like (README: Messages, Errors and statuses, WebSockets). Each check
+// What every answer must look like (docs/api.md: Messages, Errors and statuses, WebSockets). Each check
 // returns violations as "<kind>: <detail>" strings; the kind groups failures in reports.
 import { DEVICE_ID } from './generators.ts';
 
-/** Every status README documents for the API. */
+/** Every status docs/api.md documents for the API. */
 export const DOCUMENTED_STATUSES: ReadonlySet<number> = new Set([
   200, 400, 401, 403, 404, 408, 409, 412, 413, 415, 429, 500, 502, 503, 504,
 ]);

@@ -216,7 +216,7 @@ function checkErrorAnswer(res: HttpAnswer): { violations: string[]; body?: unkno
 }
 
 /**
- * A browser navigating to a page that is not a route gets the web UI (README: Web UI): 200, or
+ * A browser navigating to a page that is not a route gets the web UI (docs/web-ui.md): 200, or
  * 304 with no body when its `If-None-Match` matches the page's ETag (`*` matches any).
  */
 function isUiPage(input: HttpInput, res: HttpAnswer): boolean {

@@ -20,7 +20,7 @@ import { FRAME_TIMEOUT_MS, kindOf } from './limits.ts';
 import { WsConnection } from './ws-connection.ts';
 
 const WS_VALID: ReadonlySet<AuthKind> = new Set(['valid', 'x-token', 'query']);
-// A valid token and a garbled header; HTTP Basic (README lists it for HTTP, not WebSockets).
+// A valid token and a garbled header; HTTP Basic (docs/api.md lists it for HTTP, not WebSockets).
 const WS_EITHER: ReadonlySet<AuthKind> = new Set(['valid-then-garbage', 'basic']);
 
 type WsPath = '/ws/requests' | '/ws/events';
@@ -129,7 +129,9 @@ abstract class WsDriver implements Driver<WsInput> {
       if (failure) return { status: kindOf(failure), violations: [failure] };
       return {
         status: 'upgrade refused',
-        violations: [`refusal: ${conn.message} (README: a refused connection is still upgraded)`],
+        violations: [
+          `refusal: ${conn.message} (docs/api.md: a refused connection is still upgraded)`,
+        ],
       };
     }
     try {
