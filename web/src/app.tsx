@@ -7,6 +7,7 @@ import { Sidebar } from './components/sidebar.tsx';
 import { messagesOf, setSessionLostHandler } from './lib/api.ts';
 import { fetchAuthStatus, logout } from './lib/auth.ts';
 import { navigate, usePath } from './lib/router.ts';
+import { AutomationsPage } from './pages/automations-page.tsx';
 import { EventsPage } from './pages/events-page.tsx';
 import { ExecutePage } from './pages/execute-page.tsx';
 import { RunsPage } from './pages/runs-page.tsx';
@@ -23,6 +24,7 @@ const TITLES: Record<string, string> = {
   '/execute': 'Execute',
   '/runs': 'Runs',
   '/events': 'Events',
+  '/automations': 'Automations',
   '/settings': 'Settings',
 };
 
@@ -108,6 +110,7 @@ export function App() {
             {page === '/execute' ? <ExecutePage /> : null}
             {page === '/runs' ? <RunsPage path={path} /> : null}
             {page === '/events' ? <EventsPage /> : null}
+            {page === '/automations' ? <AutomationsPage path={path} /> : null}
             {page === '/settings' ? <SettingsPage username={session.username} path={path} /> : null}
           </main>
         </div>

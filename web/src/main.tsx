@@ -11,5 +11,6 @@ import './styles/events.css';
 import './styles/runs.css';
 import './styles/run-detail.css';
 import './styles/settings.css';
+import './styles/automations.css';
 
 render(<App />, document.getElementById('app')!);

@@ -7,6 +7,7 @@ export const PAGES = [
   { path: '/execute', label: 'Execute', icon: '▶' },
   { path: '/runs', label: 'Runs', icon: '↻' },
   { path: '/events', label: 'Events', icon: '◉' },
+  { path: '/automations', label: 'Automations', icon: '⚡' },
   { path: '/settings', label: 'Settings', icon: '⚙' },
 ] as const;
 
