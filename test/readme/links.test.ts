@@ -28,6 +28,33 @@ function relativeLinks(markdown: string): string[] {
   return links.filter(Boolean);
 }
 
+/** A heading's anchor as a code host makes it: lower case, punctuation dropped, spaces to `-`. */
+function slug(heading: string): string {
+  return heading
+    .replaceAll('`', '')
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replaceAll(' ', '-');
+}
+
+/** The anchors of a page's headings (outside code blocks). */
+function anchors(markdown: string): Set<string> {
+  const prose = markdown.replace(/```[\s\S]*?```/g, '');
+  return new Set([...prose.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!)));
+}
+
+/** `[text](page.md#anchor)` and `[text](#anchor)` links, outside code blocks and spans. */
+function anchorLinks(markdown: string): { page: string; anchor: string }[] {
+  const prose = markdown.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+  const links: { page: string; anchor: string }[] = [];
+  for (const m of prose.matchAll(/\]\(([^)\s#]*)#([^)\s]+)\)/g)) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(m[1]!)) continue;
+    links.push({ page: m[1]!, anchor: m[2]! });
+  }
+  return links;
+}
+
 describe('Markdown links', () => {
   it('point at files that exist', () => {
     const files = markdownFiles();
@@ -38,6 +65,22 @@ describe('Markdown links', () => {
       for (const target of relativeLinks(text))
         if (!existsSync(join(ROOT, dirname(file), decodeURIComponent(target))))
           broken.push(`${file}: ${target}`);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('to a heading of a Markdown page name a heading it has', () => {
+    expect(slug('Web hooks: `/hook/<name>`')).toBe('web-hooks-hookname');
+    expect(slug('Behind a reverse proxy, with HTTPS')).toBe('behind-a-reverse-proxy-with-https');
+    const files = markdownFiles();
+    const broken: string[] = [];
+    for (const file of files) {
+      for (const { page, anchor } of anchorLinks(readFileSync(join(ROOT, file), 'utf8'))) {
+        const target = page === '' ? join(ROOT, file) : join(ROOT, dirname(file), page);
+        if (!target.endsWith('.md') || !existsSync(target)) continue;
+        if (!anchors(readFileSync(target, 'utf8')).has(decodeURIComponent(anchor)))
+          broken.push(`${file}: ${page}#${anchor}`);
+      }
     }
     expect(broken).toEqual([]);
   });
