@@ -51,13 +51,25 @@ export function Sidebar({ current, username, onLogout }: SidebarProps) {
     };
   }, [open]);
 
+  // On a phone the menu may scroll sideways (five pages on a narrow bar): the current page's link
+  // is brought into view, so the bar always shows where one is.
+  const menu = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const link = menu.current?.querySelector<HTMLElement>('[aria-current="page"]');
+    const bar = menu.current;
+    if (!link || !bar || bar.scrollWidth <= bar.clientWidth) return;
+    const left = link.offsetLeft - bar.offsetLeft;
+    if (left < bar.scrollLeft || left + link.offsetWidth > bar.scrollLeft + bar.clientWidth)
+      bar.scrollLeft = left + link.offsetWidth - bar.clientWidth;
+  }, [current]);
+
   return (
     <header class="sidebar">
       <div class="brand">
         <Logo />
         <span class="brand-name">Pipit</span>
       </div>
-      <nav aria-label="Main menu" class="menu">
+      <nav aria-label="Main menu" class="menu" ref={menu}>
         <ul>
           {PAGES.map((p) => (
             <li key={p.path}>

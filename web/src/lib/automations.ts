@@ -128,12 +128,12 @@ export function testAutomation(
   return runAction('automations.test', { name, ...opts });
 }
 
-/** True when a save failed because the automation changed since it was loaded. */
+/**
+ * True when a save failed because the automation changed since it was loaded. Not every CONFLICT
+ * is that: a new automation named like an existing one is one too, and is shown as it is.
+ */
 export function isConflict(err: unknown): boolean {
-  return (
-    err instanceof ApiError &&
-    (err.status === 409 || err.errors.some((e) => /changed since/i.test(e)))
-  );
+  return err instanceof ApiError && err.errors.some((e) => /changed since you opened it/i.test(e));
 }
 
 /** A validation message tied to a line of the YAML (`line 4: unknown action "utils.ecko"`). */
