@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/auth.ts';
@@ -10,6 +11,7 @@ import { jsonTextTooDeep, tooDeep } from '../core/json-limits.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { limitConnections, markAuthenticated } from './connection-limits.ts';
 import { lazySchemaCompilers } from './lazy-compilers.ts';
+import { swaggerOptions } from './openapi/document.ts';
 import { accessLines, logSerializers } from './log.ts';
 import { requireUser } from './guard.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -24,6 +26,7 @@ import { reloadRoute } from './routes/reload.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { serveSpaFallback, uiRoutes, wantsSpaPage } from './routes/ui.ts';
 import { wsRoutes } from './ws/routes.ts';
+import { serializerCompiler, validatorCompiler } from './wire/compilers.ts';
 
 const principalOf = Symbol('principal');
 type WithPrincipal = FastifyRequest & { [principalOf]?: Principal | null };
@@ -144,6 +147,13 @@ export async function buildHttpApp(service: Service): Promise<FastifyInstance> {
     if (jsonTextTooDeep(body as string)) return done(tooDeep('the request body'), undefined);
     void jsonParser(req, body as string, done);
   });
+
+  // The routes' zod schemas (wire/*.ts) check their requests and write their answers, and describe
+  // them in /openapi.json: @fastify/swagger only collects the routes here and builds the document
+  // on its first request.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(swagger, swaggerOptions());
 
   if (http.cors_origins.length)
     await app.register(cors, { origin: http.cors_origins, credentials: true });

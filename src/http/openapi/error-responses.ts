@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../../core/errors.ts';
 import { HTTP_STATUS } from '../error-status.ts';
-import { responseRef, schemaRef } from './names.ts';
+import { schemaRef } from './names.ts';
 import type { OpenApiObject } from './types.ts';
 
 /**
@@ -31,8 +31,20 @@ const HEADERS: Record<number, OpenApiObject> = {
 };
 
 /**
+ * What an error status means: the error codes that map to it, and that the body says the rest.
+ *
+ * @example
+ * errorDescription(412); // 'NO_USER: a response message whose `errors` say ...'
+ */
+export function errorDescription(status: number): string {
+  const codes = ErrorCodes.filter((code) => HTTP_STATUS[code] === status);
+  return `${codes.join(' or ')}: a response message whose \`errors\` say what failed and what is expected.`;
+}
+
+/**
  * The `components.responses` of the errors: `Error<status>`, each a response message whose
- * `errors` say what failed and how to fix it, described by the error codes that map to it.
+ * `errors` say what failed and how to fix it, described by the error codes that map to it. An
+ * operation's error answer with that very description is a reference to it (see document.ts).
  *
  * @example
  * errorResponses().Error404.description; // 'NOT_FOUND: ...'
@@ -40,23 +52,11 @@ const HEADERS: Record<number, OpenApiObject> = {
 export function errorResponses(): Record<string, OpenApiObject> {
   const out: Record<string, OpenApiObject> = {};
   for (const status of ERROR_STATUSES) {
-    const codes = ErrorCodes.filter((code) => HTTP_STATUS[code] === status);
     out[`Error${status}`] = {
-      description: `${codes.join(' or ')}: a response message whose \`errors\` say what failed and what is expected.`,
+      description: errorDescription(status),
       ...(HEADERS[status] ? { headers: HEADERS[status] } : {}),
       content: { 'application/json': { schema: schemaRef('ResponseMessage') } },
     };
   }
   return out;
-}
-
-/**
- * The `responses` entries of an operation's error statuses, as references to
- * {@link errorResponses}.
- *
- * @example
- * errorRefs([401, 412]); // { '401': { $ref: '#/components/responses/Error401' }, '412': {...} }
- */
-export function errorRefs(statuses: readonly number[]): Record<string, { $ref: string }> {
-  return Object.fromEntries(statuses.map((s) => [String(s), responseRef(`Error${s}`)]));
 }

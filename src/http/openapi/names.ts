@@ -28,13 +28,3 @@ export function schemaRef(key: string): { $ref: string } {
 export function responseRef(key: string): { $ref: string } {
   return { $ref: `#/components/responses/${key}` };
 }
-
-/**
- * A `content` map of one JSON body whose schema is a component.
- *
- * @example
- * jsonContent('TokenList'); // { 'application/json': { schema: { $ref: '#/components/schemas/TokenList' } } }
- */
-export function jsonContent(key: string): Record<string, { schema: { $ref: string } }> {
-  return { 'application/json': { schema: schemaRef(key) } };
-}

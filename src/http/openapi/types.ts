@@ -16,14 +16,6 @@ export type JsonSchema = Record<string, unknown>;
 export type OpenApiObject = Record<string, unknown>;
 
 /**
- * The paths of the document: path template → method → operation.
- *
- * @example
- * const paths: OpenApiPaths = { '/healthz': { get: { responses: { '200': { description: 'ok' } } } } };
- */
-export type OpenApiPaths = Record<string, Record<string, OpenApiObject>>;
-
-/**
  * A security requirement: scheme names (all needed together) → scopes (always none here).
  *
  * @example
@@ -35,14 +27,14 @@ export type SecurityRequirement = Record<string, string[]>;
  * The OpenAPI 3.1 document that `GET /openapi.json` serves.
  *
  * @example
- * const doc: OpenApiDocument = buildOpenApiDocument(service.registry);
+ * const doc: OpenApiDocument = withCatalog(app.swagger() as OpenApiDocument, service.registry);
  * doc.paths['/execute']?.post;
  */
 export interface OpenApiDocument {
   openapi: '3.1.0';
   info: OpenApiObject;
   tags: OpenApiObject[];
-  paths: OpenApiPaths;
+  paths: Record<string, Record<string, OpenApiObject>>;
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, OpenApiObject>;

@@ -1,22 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { ExpiryDays } from '../../auth/expiry.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PipitError } from '../../core/errors.ts';
 import type { Service } from '../../app/service.ts';
 import { authenticate, SESSION_COOKIE, sessionCookie } from '../guard.ts';
-import { parseBody } from '../../core/parse-body.ts';
+import { validating } from '../wire/compilers.ts';
+import { authSchemas } from '../wire/auth.ts';
 import { refuseCrossSite, refuseUnknownHost } from './auth-site.ts';
-
-const Credentials = z.object({
-  username: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
-  password: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(1024),
-});
-
-/** `POST /auth` body: Platypush-compatible, plus an optional token name. */
-export const AuthBody = Credentials.extend({
-  expiry_days: ExpiryDays,
-  name: z.string().max(100).optional(),
-});
 
 function setSessionCookie(
   reply: FastifyReply,
@@ -64,12 +53,13 @@ export function safeRedirect(req: FastifyRequest): string {
  * @example
  * curl -H 'Content-Type: application/json' -d '{"username":"ada","password":"..."}' http://localhost:8008/auth
  */
-export function authRoutes(app: FastifyInstance, service: Service): void {
+export function authRoutes(fastify: FastifyInstance, service: Service): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { auth } = service;
   const corsOrigins = service.config.http?.cors_origins ?? [];
   const allowedHosts = service.config.http?.allowed_hosts ?? [];
 
-  app.get('/auth/status', async (req) => {
+  app.get('/auth/status', { schema: authSchemas.status }, async (req) => {
     const principal = auth.sessionPrincipal(sessionCookie(req));
     return {
       registration_open: !auth.hasUsers(),
@@ -79,60 +69,73 @@ export function authRoutes(app: FastifyInstance, service: Service): void {
   });
 
   // Platypush's clients post these as HTML forms and follow a 302 to `?redirect=`: the form
-  // parser lives in this scope only, so no other route takes form bodies.
-  void app.register(async (forms) => {
+  // parser lives in this scope only, so no other route takes form bodies. The site checks come
+  // before the body is looked at (preValidation); `redirect` is not checked, only documented (one
+  // that leaves the site goes to "/").
+  void app.register(async (scope) => {
+    const forms = scope.withTypeProvider<ZodTypeProvider>();
     forms.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },
       (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
     );
 
-    forms.post('/register', async (req, reply) => {
+    const registerSite = async (req: FastifyRequest) => {
       refuseCrossSite(req, 'registration', corsOrigins);
       // Once a user exists registration is closed anyway (auth.register says so).
       if (!auth.hasUsers()) refuseUnknownHost(req, allowedHosts);
-      const body = parseBody(
-        Credentials.extend({ confirm_password: z.string().optional() }),
-        req.body,
-      );
-      if (body.confirm_password !== undefined && body.confirm_password !== body.password) {
-        throw new PipitError('BAD_REQUEST', 'the password and its confirmation differ');
-      }
-      const user = await auth.register(body.username, body.password);
-      const session = auth.createSession(user);
-      setSessionCookie(reply, req, session.secret, session.expiresAt);
-      if (isForm(req)) return reply.redirect(safeRedirect(req), 302);
-      return reply.code(201).send({ username: user.username, csrf_token: session.csrfToken });
-    });
+    };
+    forms.post(
+      '/register',
+      { schema: authSchemas.register, preValidation: registerSite, ...validating('body') },
+      async (req, reply) => {
+        const body = req.body;
+        if (body.confirm_password !== undefined && body.confirm_password !== body.password) {
+          throw new PipitError('BAD_REQUEST', 'the password and its confirmation differ');
+        }
+        const user = await auth.register(body.username, body.password);
+        const session = auth.createSession(user);
+        setSessionCookie(reply, req, session.secret, session.expiresAt);
+        if (isForm(req)) return reply.redirect(safeRedirect(req), 302);
+        return reply.code(201).send({ username: user.username, csrf_token: session.csrfToken });
+      },
+    );
 
-    forms.post('/login', async (req, reply) => {
-      refuseCrossSite(req, 'login', corsOrigins);
-      const body = parseBody(Credentials, req.body);
-      const user = await auth.checkCredentials(body.username, body.password, req.ip);
-      const session = auth.createSession(user);
-      setSessionCookie(reply, req, session.secret, session.expiresAt);
-      if (isForm(req)) return reply.redirect(safeRedirect(req), 302);
-      return {
-        username: user.username,
-        csrf_token: session.csrfToken,
-        expires_at: session.expiresAt,
-      };
-    });
+    const loginSite = async (req: FastifyRequest) => refuseCrossSite(req, 'login', corsOrigins);
+    forms.post(
+      '/login',
+      { schema: authSchemas.login, preValidation: loginSite, ...validating('body') },
+      async (req, reply) => {
+        const body = req.body;
+        const user = await auth.checkCredentials(body.username, body.password, req.ip);
+        const session = auth.createSession(user);
+        setSessionCookie(reply, req, session.secret, session.expiresAt);
+        if (isForm(req)) return reply.redirect(safeRedirect(req), 302);
+        return reply.send({
+          username: user.username,
+          csrf_token: session.csrfToken,
+          expires_at: session.expiresAt,
+        });
+      },
+    );
   });
 
-  app.post('/logout', async (req, reply) => {
+  app.post('/logout', { schema: authSchemas.logout }, async (req, reply) => {
     if (sessionCookie(req)) {
       const principal = await authenticate(service, req, { allowQuery: false });
       if (principal.sessionId) auth.endSession(principal.sessionId);
     }
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    return { success: true };
+    return { success: true as const };
   });
 
-  app.post('/auth', async (req) => {
+  // No user yet: 412 before the body is looked at.
+  const someUser = async () => {
     if (!auth.hasUsers())
       throw new PipitError('NO_USER', 'no user exists yet: register one in the web UI at / first');
-    const body = parseBody(AuthBody, req.body);
+  };
+  app.post('/auth', { schema: authSchemas.token, preValidation: someUser }, async (req) => {
+    const body = req.body;
     const user = await auth.checkCredentials(body.username, body.password, req.ip);
     const issued = await auth.issueToken(user, { name: body.name, expiryDays: body.expiry_days });
     return { token: issued.token, expires_at: issued.expires_at, id: issued.id, name: issued.name };

@@ -8,6 +8,8 @@ import { httpStatus } from '../error-status.ts';
 import { callerOf } from '../../auth/auth.ts';
 import { authenticate } from '../guard.ts';
 import { API_HEADERS, setSecurityHeaders } from '../security-headers.ts';
+import { documentationOnly } from '../wire/compilers.ts';
+import { executeSchema } from '../wire/execute.ts';
 
 // A client gives up on a request by closing its connection, and requests on one connection come
 // one after another: one signal per socket, made on its first request, aborts the action running
@@ -35,7 +37,8 @@ function connectionSignal(socket: Socket): AbortSignal {
  * details. That one hook is the only one the busiest route runs (a chain of them cost more than the
  * work in them); it sets its security headers in the handler, and its failures reach the app's
  * error handler, which sets the same headers. The response is serialised here, so an output that
- * cannot be JSON is the action's failure, answered like any other.
+ * cannot be JSON is the action's failure, answered like any other. Its schema (wire/execute.ts)
+ * documents it only: nothing is checked or serialised by fastify on this path.
  *
  * @example
  * curl -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
@@ -68,7 +71,7 @@ export function executeRoute(app: FastifyInstance, service: Service): void {
     scope.addContentTypeParser('text/plain', { parseAs: 'string' }, asText);
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, asText);
     scope.addContentTypeParser('*', { parseAs: 'string' }, asText);
-    scope.post('/execute', { onRequest }, handler);
+    scope.post('/execute', { schema: executeSchema, onRequest, ...documentationOnly }, handler);
   });
 
   async function handler(req: FastifyRequest, reply: FastifyReply) {

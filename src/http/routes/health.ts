@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Service } from '../../app/service.ts';
+import { operationSchemas } from '../wire/operations.ts';
 
 /**
  * `GET /healthz` (liveness: the process answers) and `GET /readyz` (readiness: the database takes a
@@ -13,13 +15,16 @@ import type { Service } from '../../app/service.ts';
  * @example
  * curl -s http://localhost:8008/readyz   # {"status":"ready"} (200) or {"status":"unavailable"} (503)
  */
-export function healthRoutes(app: FastifyInstance, service: Service): void {
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
+export function healthRoutes(fastify: FastifyInstance, service: Service): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get('/healthz', { schema: operationSchemas.healthz }, async () => ({
+    status: 'ok' as const,
+  }));
+  app.get('/readyz', { schema: operationSchemas.readyz }, async (_req, reply) => {
     // With a cluster configured, Redis unreachable or unusable means requests for other instances fail.
     const clusterReady = service.services.cluster?.ready ?? true;
-    if (clusterReady && databaseWritable(service)) return { status: 'ready' };
-    return reply.code(503).send({ status: 'unavailable' });
+    if (clusterReady && databaseWritable(service)) return { status: 'ready' as const };
+    return reply.code(503).send({ status: 'unavailable' as const });
   });
 }
 

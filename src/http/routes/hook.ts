@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PipitError } from '../../core/errors.ts';
 import { toJsonLimited } from '../../core/json-limits.ts';
 import { maskSecrets } from '../../core/redact.ts';
@@ -10,6 +10,8 @@ import type { HookOutcome, HookResponse, HookRunContext } from '../../events/hoo
 import { CoreKinds } from '../../events/kinds.ts';
 import type { Service } from '../../app/service.ts';
 import { sendError } from '../reply.ts';
+import { documentationOnly } from '../wire/compilers.ts';
+import { HOOK_METHODS, HOOK_NAME, hookSchema } from '../wire/hook.ts';
 import type { ErrorReplyContext } from '../reply.ts';
 import {
   addSecurityHeaders,
@@ -72,9 +74,6 @@ class WebhookRunContext implements HookRunContext {
     if (this.#hangUp) this.#res.off('close', this.#hangUp);
   }
 }
-
-/** What a hook name is: the one check on the path parameter. */
-const HOOK_NAME = /^[\w.-]{1,128}$/;
 
 function parseForm(text: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null) as Record<
@@ -197,93 +196,100 @@ export async function hookRoutes(app: FastifyInstance, service: Service): Promis
     );
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-    scope.route({
-      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      url: '/hook/:name',
-      // Its answers set their security headers themselves, by type (see answer()).
-      config: { ownSecurityHeaders: true },
-      handler: (req, reply) => {
-        const raw = (req.params as { name: string }).name;
-        if (!HOOK_NAME.test(raw)) {
-          const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
-          sendError(
-            reply,
-            new PipitError(
-              'BAD_REQUEST',
-              `"${shown}" is not a hook name: use 1 to 128 letters, digits, ".", "_" or "-", as in /hook/door-bell`,
-            ),
-            errors,
-          );
-          return;
-        }
-        const name = raw;
-        const event = makeEvent(
-          CoreKinds.WebhookEvent,
-          {
-            hook: name,
-            method: req.method,
-            args: queryArgs(req.query),
-            data: req.body ?? null,
-            headers: { ...req.headers },
-          },
-          origin,
+    // One route a method, each with its operation in the document; the schemas only document
+    // them (the listener decides what comes in and what goes out, and the name is checked here
+    // with a message that shows it).
+    const handler = (req: FastifyRequest, reply: FastifyReply): void => {
+      const raw = (req.params as { name: string }).name;
+      if (!HOOK_NAME.test(raw)) {
+        const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
+        sendError(
+          reply,
+          new PipitError(
+            'BAD_REQUEST',
+            `"${shown}" is not a hook name: use 1 to 128 letters, digits, ".", "_" or "-", as in /hook/door-bell`,
+          ),
+          errors,
         );
-        const listeners = service.events.hooks.matching(event);
-        // Parsed from the request under the JSON limits: no need to serialise it to check. Only a
-        // hook that has a listener here goes to the other instances (their listeners never run
-        // for it): an unauthenticated caller must not fill the shared stream with 404s.
-        void service.events.publish(redactWebhookEvent(event), {
-          parsed: true,
-          local: !listeners.length,
-        });
-        if (!listeners.length) {
-          sendError(
-            reply,
-            new PipitError('NOT_FOUND', `no listener is registered for hook "${name}"`),
-            errors,
-          );
-          return;
-        }
+        return;
+      }
+      const name = raw;
+      const event = makeEvent(
+        CoreKinds.WebhookEvent,
+        {
+          hook: name,
+          method: req.method,
+          args: queryArgs(req.query),
+          data: req.body ?? null,
+          headers: { ...req.headers },
+        },
+        origin,
+      );
+      const listeners = service.events.hooks.matching(event);
+      // Parsed from the request under the JSON limits: no need to serialise it to check. Only a
+      // hook that has a listener here goes to the other instances (their listeners never run
+      // for it): an unauthenticated caller must not fill the shared stream with 404s.
+      void service.events.publish(redactWebhookEvent(event), {
+        parsed: true,
+        local: !listeners.length,
+      });
+      if (!listeners.length) {
+        sendError(
+          reply,
+          new PipitError('NOT_FOUND', `no listener is registered for hook "${name}"`),
+          errors,
+        );
+        return;
+      }
 
-        // Settled by whichever comes first: an explicit answer (it may come synchronously, from
-        // inside a listener), every listener finishing, or the timeout; the answer is sent from
-        // here. An async handler awaiting a promise settled here cost two promises more a request
-        // and their turns.
-        let timer: NodeJS.Timeout | undefined;
-        let answered = false;
-        const settle = (first: HookOutcome[] | HookResponse | 'timeout'): void => {
-          if (answered) return;
-          answered = true;
-          if (timer) clearTimeout(timer);
-          ctx.done();
-          try {
-            if (first === 'timeout') {
-              ctx.abort(new PipitError('TIMEOUT', `hook "${name}" timed out`));
-              sendError(
-                reply,
-                new PipitError(
-                  'TIMEOUT',
-                  `the listener of hook "${name}" did not answer within ${timeoutMs / 1000} s`,
-                ),
-                errors,
-              );
-            } else if (Array.isArray(first)) answerOutcomes(reply, name, first, errors);
-            else answer(reply, name, first);
-          } catch (err) {
-            // An answer that cannot be sent (a body that cannot be JSON): the app's error handler.
-            reply.send(err);
-          }
-        };
-        // The first explicit answer wins; later ones, and outcomes after it, are ignored.
-        const ctx = new WebhookRunContext(reply.raw, settle);
-        const hooks = service.events.hooks;
-        // runOne turns a listener's failure into an outcome: neither of these rejects.
-        if (listeners.length === 1)
-          void hooks.runOne(listeners[0]!, event, ctx).then((o) => settle([o]));
-        else void Promise.all(listeners.map((hook) => hooks.runOne(hook, event, ctx))).then(settle);
-        if (!answered) timer = setTimeout(settle, timeoutMs, 'timeout');
-        // Nothing returned: fastify waits for the reply sent from settle().
-      },
-    });
+      // Settled by whichever comes first: an explicit answer (it may come synchronously, from
+      // inside a listener), every listener finishing, or the timeout; the answer is sent from
+      // here. An async handler awaiting a promise settled here cost two promises more a request
+      // and their turns.
+      let timer: NodeJS.Timeout | undefined;
+      let answered = false;
+      const settle = (first: HookOutcome[] | HookResponse | 'timeout'): void => {
+        if (answered) return;
+        answered = true;
+        if (timer) clearTimeout(timer);
+        ctx.done();
+        try {
+          if (first === 'timeout') {
+            ctx.abort(new PipitError('TIMEOUT', `hook "${name}" timed out`));
+            sendError(
+              reply,
+              new PipitError(
+                'TIMEOUT',
+                `the listener of hook "${name}" did not answer within ${timeoutMs / 1000} s`,
+              ),
+              errors,
+            );
+          } else if (Array.isArray(first)) answerOutcomes(reply, name, first, errors);
+          else answer(reply, name, first);
+        } catch (err) {
+          // An answer that cannot be sent (a body that cannot be JSON): the app's error handler.
+          reply.send(err);
+        }
+      };
+      // The first explicit answer wins; later ones, and outcomes after it, are ignored.
+      const ctx = new WebhookRunContext(reply.raw, settle);
+      const hooks = service.events.hooks;
+      // runOne turns a listener's failure into an outcome: neither of these rejects.
+      if (listeners.length === 1)
+        void hooks.runOne(listeners[0]!, event, ctx).then((o) => settle([o]));
+      else void Promise.all(listeners.map((hook) => hooks.runOne(hook, event, ctx))).then(settle);
+      if (!answered) timer = setTimeout(settle, timeoutMs, 'timeout');
+      // Nothing returned: fastify waits for the reply sent from settle().
+    };
+    for (const method of HOOK_METHODS)
+      scope.route({
+        method,
+        url: '/hook/:name',
+        schema: hookSchema(method),
+        ...documentationOnly,
+        // Its answers set their security headers themselves, by type (see answer()).
+        config: { ownSecurityHeaders: true },
+        handler,
+      });
   });
 }

@@ -4,6 +4,7 @@ import type { MetricsListener } from '../../metrics/listener.ts';
 import { METRICS_CONTENT_TYPE, requireMetrics } from '../../metrics/metrics.ts';
 import type { Service } from '../../app/service.ts';
 import { requireUser } from '../guard.ts';
+import { operationSchemas } from '../wire/operations.ts';
 
 /**
  * `GET /metrics`: the Prometheus text format, for a token (Bearer, X-Token or Basic, as
@@ -15,10 +16,14 @@ import { requireUser } from '../guard.ts';
  */
 export function metricsRoutes(app: FastifyInstance, service: Service): void {
   const metrics = requireMetrics(service);
-  app.get('/metrics', { preHandler: requireUser(service) }, async (_req, reply) => {
-    const body = await metrics.scrape();
-    return reply.type(METRICS_CONTENT_TYPE).header('cache-control', 'no-store').send(body);
-  });
+  app.get(
+    '/metrics',
+    { schema: operationSchemas.metrics, preHandler: requireUser(service) },
+    async (_req, reply) => {
+      const body = await metrics.scrape();
+      return reply.type(METRICS_CONTENT_TYPE).header('cache-control', 'no-store').send(body);
+    },
+  );
 
   const separate = service.config.http?.metrics;
   if (!separate) return;

@@ -3,10 +3,11 @@ import type { Service } from '../../app/service.ts';
 import { requireUser } from '../guard.ts';
 import { openApiJson } from '../openapi/cache.ts';
 import { API_HEADERS, setSecurityHeaders } from '../security-headers.ts';
+import { operationSchemas } from '../wire/operations.ts';
 
 /**
- * `GET /openapi.json`: the OpenAPI 3.1 description of the HTTP API, generated from the running
- * registry (every action's arguments from the same zod schemas as the catalog, every procedure's
+ * `GET /openapi.json`: the OpenAPI 3.1 description of the HTTP API, generated on the first request
+ * from the routes' zod schemas (wire/*.ts) and the running registry (every action's arguments from the same zod schemas as the catalog, every procedure's
  * declared parameters), so a reload that changes the procedures changes it; the JSON is cached
  * until the registry changes.
  *
@@ -20,9 +21,13 @@ import { API_HEADERS, setSecurityHeaders } from '../security-headers.ts';
  * curl -H "Authorization: Bearer $PIPIT_TOKEN" http://localhost:8008/openapi.json
  */
 export function openApiRoute(app: FastifyInstance, service: Service): void {
-  app.get('/openapi.json', { preHandler: requireUser(service) }, async (req, reply) => {
-    // JSON API headers (no-store: it is per instance and behind credentials).
-    setSecurityHeaders(req, reply, API_HEADERS);
-    return reply.type('application/json; charset=utf-8').send(openApiJson(service.registry));
-  });
+  app.get(
+    '/openapi.json',
+    { schema: operationSchemas.openapi, preHandler: requireUser(service) },
+    async (req, reply) => {
+      // JSON API headers (no-store: it is per instance and behind credentials).
+      setSecurityHeaders(req, reply, API_HEADERS);
+      return reply.type('application/json; charset=utf-8').send(openApiJson(app, service.registry));
+    },
+  );
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { reloadService } from '../../app/reload.ts';
 import type { Service } from '../../app/service.ts';
 import { requireUser } from '../guard.ts';
+import { operationSchemas } from '../wire/operations.ts';
 
 /**
  * `POST /reload` (Settings → Reload): reloads the configuration file and the scripts, as SIGHUP
@@ -12,5 +13,7 @@ import { requireUser } from '../guard.ts';
  * curl -X POST -H "Authorization: Bearer $TOKEN" http://localhost:8008/reload
  */
 export function reloadRoute(app: FastifyInstance, service: Service): void {
-  app.post('/reload', { preHandler: requireUser(service) }, () => reloadService(service));
+  app.post('/reload', { schema: operationSchemas.reload, preHandler: requireUser(service) }, () =>
+    reloadService(service),
+  );
 }

@@ -1,34 +1,28 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { isPipitError, PipitError } from '../../core/errors.ts';
 import type { Service } from '../../app/service.ts';
 import { requireUser } from '../guard.ts';
-import { ExpiryDays } from '../../auth/expiry.ts';
-import { parseBody } from '../../core/parse-body.ts';
-
-const CreateToken = z.object({
-  password: z
-    .string({ error: 're-enter your password' })
-    .min(1, 're-enter your password')
-    .max(1024),
-  name: z.string().max(100).optional(),
-  expiry_days: ExpiryDays,
-});
+import { tokenSchemas } from '../wire/tokens.ts';
 
 /**
- * Token management for the logged-in user: create (password re-entered), list, revoke.
+ * Token management for the logged-in user: create (password re-entered), list, revoke. The caller
+ * is authenticated before the body is checked: without credentials, a 401 and nothing about it.
  *
  * @example
  * curl -H "Authorization: Bearer $TOKEN" http://localhost:8008/tokens
  */
-export function tokenRoutes(app: FastifyInstance, service: Service): void {
+export function tokenRoutes(fastify: FastifyInstance, service: Service): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { auth } = service;
-  const guard = { preHandler: requireUser(service) };
+  const preValidation = requireUser(service);
 
-  app.get('/tokens', guard, async (req) => ({ tokens: auth.listTokens(req.principal!.userId) }));
+  app.get('/tokens', { schema: tokenSchemas.list, preValidation }, async (req) => ({
+    tokens: auth.listTokens(req.principal!.userId),
+  }));
 
-  app.post('/tokens', guard, async (req, reply) => {
-    const body = parseBody(CreateToken, req.body);
+  app.post('/tokens', { schema: tokenSchemas.create, preValidation }, async (req, reply) => {
+    const body = req.body;
     // A wrong re-entered password is not a lost session: 403, so the UI does not log the user out.
     const user = await auth
       .checkCredentials(req.principal!.username, body.password, req.ip)
@@ -41,8 +35,8 @@ export function tokenRoutes(app: FastifyInstance, service: Service): void {
     return reply.code(201).send(issued);
   });
 
-  app.delete<{ Params: { id: string } }>('/tokens/:id', guard, async (req) => {
+  app.delete('/tokens/:id', { schema: tokenSchemas.revoke, preValidation }, async (req) => {
     auth.revokeToken(req.principal!.userId, req.params.id);
-    return { success: true };
+    return { success: true as const };
   });
 }
