@@ -50,11 +50,14 @@ export function logBanner(log: Logger, service: Service, port: number | null): v
   );
   const procedures = [...service.registry.procedures.keys()];
   lines.push(`procedures: ${procedures.length ? procedures.join(', ') : 'none'}`);
-  const hooks = service.events.hooks.list().map((h) => h.name);
+  const { hooks: registered } = service.events;
+  const hooks = registered
+    .list()
+    .map((h) => (registered.isDisabled?.(h.name) ? `${h.name} (disabled)` : h.name));
   lines.push(`hooks: ${hooks.length ? hooks.join(', ') : 'none'}`);
   const crons = service.scheduler.list();
   lines.push(
-    `crons: ${crons.length ? crons.map((c) => `${c.name} (next ${c.next ?? 'never'})`).join(', ') : 'none'}`,
+    `crons: ${crons.length ? crons.map((c) => `${c.name} (${c.disabled ? 'disabled' : `next ${c.next ?? 'never'}`})`).join(', ') : 'none'}`,
   );
   for (const line of lines) log.info({ banner: true }, line);
 }

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { loadConfig } from '../config/load.ts';
 import type { LoadedConfig } from '../config/load.ts';
 import { PipitError, toPipitError } from '../core/errors.ts';
+import type { UserConfigPort } from '../core/services.ts';
 import { loadEnabledPlugins } from '../plugins/catalog.ts';
 import { refuseFileRootsOverPipit } from '../plugins/file/own-files.ts';
 import type { Service } from './service.ts';
@@ -96,4 +97,33 @@ export async function reloadService(service: Service): Promise<ReloadResult> {
       (restart.length ? `; restart to apply: ${restart.join(', ')}` : ''),
   );
   return { reloaded: true, warnings: layer.warnings, restart_needed: restart };
+}
+
+/**
+ * The {@link UserConfigPort} of a service: its configuration file, a check of a change before it is
+ * written (the same loader and checks as a reload, with the scripts already loaded), and a reload.
+ *
+ * @example
+ * service.services.userConfig = userConfigPort(service);
+ */
+export function userConfigPort(service: Service): UserConfigPort {
+  return {
+    path: () => service.config.path,
+    sections: () => [
+      ...service.config.procedures,
+      ...service.config.hooks,
+      ...service.config.crons,
+    ],
+    async check(files) {
+      let next = loadConfig({ path: service.config.path, plugins: service.plugins, files });
+      next = (await loadEnabledPlugins(next, service.plugins)).config;
+      const layer = await buildUserLayer(next, service.services, {
+        generation,
+        loadScripts: false,
+        scripts: service.scripts,
+      });
+      return layer.warnings;
+    },
+    reload: () => reloadService(service),
+  };
 }

@@ -22,6 +22,7 @@ import { Scheduler } from '../cron/scheduler.ts';
 import { attachService } from '../scripts/attached.ts';
 import type { LoadedScripts } from '../scripts/loader.ts';
 import { buildUserLayer, installUserLayer } from './user-layer.ts';
+import { userConfigPort } from './reload.ts';
 import { pipitFilesOf } from '../plugins/file/own-files.ts';
 import { Store } from '../store/store.ts';
 
@@ -217,6 +218,7 @@ export async function createService(
   if (opts.loadScripts !== false) {
     attachService(service);
     attachedToLibrary = true;
+  services.userConfig = userConfigPort(service);
     try {
       const layer = await buildUserLayer(config, services, { generation: 0, loadScripts: true });
       installUserLayer(layer, { registry, hooks: events.hooks, scheduler });

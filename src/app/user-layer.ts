@@ -132,12 +132,20 @@ function sharedWebhookWarnings(hooks: readonly Hook[]): string[] {
 export async function buildUserLayer(
   config: LoadedConfig,
   services: Services,
-  opts: { generation: number; loadScripts: boolean; strictScripts?: boolean },
+  opts: {
+    generation: number;
+    loadScripts: boolean;
+    strictScripts?: boolean;
+    /** Scripts already loaded, used instead of loading them again (a change being checked). */
+    scripts?: LoadedScripts;
+  },
 ): Promise<UserLayer> {
   const get = () => services;
-  const scripts = opts.loadScripts
-    ? await loadScripts(config.scriptsDir, services, opts.generation)
-    : { files: [], failed: [], procedures: [], hooks: [], crons: [] };
+  const scripts = opts.scripts
+    ? { ...opts.scripts, failed: [...opts.scripts.failed] }
+    : opts.loadScripts
+      ? await loadScripts(config.scriptsDir, services, opts.generation)
+      : { files: [], failed: [], procedures: [], hooks: [], crons: [] };
   // A script's cron with a bad expression is that script's failure, like a script that throws.
   scripts.crons = scripts.crons.filter((job) => {
     try {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { PluginDef } from '../core/action.ts';
 import { PipitError } from '../core/errors.ts';
@@ -60,6 +60,7 @@ function readWithIncludes(
   seen: string[],
   out: Map<string, RawEntry>,
   unset?: string,
+  files?: ReadonlyMap<string, string>,
 ): void {
   if (seen.includes(path)) {
     throw new PipitError(
@@ -67,7 +68,7 @@ function readWithIncludes(
       `${path}: included in a loop (${[...seen, path].join(' -> ')})`,
     );
   }
-  const data = readYamlFile(path, env, unset);
+  const data = readYamlFile(path, env, unset, files?.get(path));
   const include = data.include;
   if (include !== undefined) {
     const list = typeof include === 'string' ? [include] : include;
@@ -79,10 +80,10 @@ function readWithIncludes(
     }
     for (const file of list as string[]) {
       const target = resolvePath(file, dirname(path));
-      if (!existsSync(target)) {
+      if (!files?.has(target) && !existsSync(target)) {
         throw new PipitError('CONFIG_INVALID', `${path}: include: file ${target} does not exist`);
       }
-      readWithIncludes(target, env, [...seen, path], out, unset);
+      readWithIncludes(target, env, [...seen, path], out, unset, files);
     }
   }
   for (const [key, value] of Object.entries(data)) {
@@ -149,6 +150,17 @@ export function parsePluginSection(def: PluginDef, value: unknown, source: strin
   return parseOrThrow(def.config ?? z.strictObject({}), value, source, def.name);
 }
 
+/**
+ * The file of automations beside a main configuration file: loaded with it without an `include:`,
+ * and where `automations.save` writes new automations.
+ *
+ * @example
+ * automationsFile('/etc/pipit/config.yaml'); // '/etc/pipit/automations.yaml'
+ */
+export function automationsFile(configPath: string): string {
+  return join(dirname(configPath), 'automations.yaml');
+}
+
 const CORE_KEYS = new Set(Object.keys(CoreConfig.shape));
 
 // A `redis: {url}` section without a secret would let anyone who can write to Redis run actions:
@@ -181,11 +193,25 @@ export function loadConfig(opts: {
   env?: NodeJS.ProcessEnv;
   /** The value of an `!env` variable that is unset (instead of an error): see readYamlFile. */
   unsetEnv?: string;
+  /** Files' texts to read instead of what is on disk (a change checked before it is written). */
+  files?: ReadonlyMap<string, string>;
 }): LoadedConfig {
   const env = opts.env ?? process.env;
   const path = opts.path ? resolve(opts.path) : null;
   const raw = new Map<string, RawEntry>();
-  if (path) readWithIncludes(path, env, [], raw, opts.unsetEnv);
+  if (path) {
+    readWithIncludes(path, env, [], raw, opts.unsetEnv, opts.files);
+    // automations.yaml beside the main file (where automations.save writes new automations) is
+    // read whether or not the file includes it.
+    const automations = automationsFile(path);
+    const included = [...raw.values()].some((e) => e.source === automations);
+    if (
+      automations !== path &&
+      !included &&
+      (opts.files?.has(automations) || existsSync(automations))
+    )
+      readWithIncludes(automations, env, [path], raw, opts.unsetEnv, opts.files);
+  }
   // Without a file, relative paths (the default scripts_dir) are under the user's config folder:
   // the working directory may be anything, such as a checkout whose scripts/ are not user scripts.
   const dir = dirname(path ?? userConfigPath(env));

@@ -37,10 +37,12 @@ export function readYamlFile(
   path: string,
   env: NodeJS.ProcessEnv,
   unset?: string,
+  /** The file's text, when it is not (yet) on disk: a change checked before it is written. */
+  content?: string,
 ): Record<string, unknown> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = content ?? readFileSync(path, 'utf8');
   } catch (err) {
     throw new PipitError(
       'CONFIG_INVALID',

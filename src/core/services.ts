@@ -14,6 +14,25 @@ export interface CronRunner {
 }
 
 /**
+ * The user's configuration file as the service runs it: what the automations plugin needs to edit
+ * it (src/app fills it; core does not import the loader).
+ */
+export interface UserConfigPort {
+  /** The main configuration file; null when running on the embedded defaults. */
+  path(): string | null;
+  /** The procedure, hook and cron sections in effect, with the file each comes from. */
+  sections(): readonly { key: string; source: string }[];
+  /**
+   * Checks a change before it is written: the configuration loads with `files` (path → text) read
+   * instead of the disk, and its procedures, hooks and crons (with the scripts loaded now) compile
+   * and call actions that exist. CONFIG_INVALID naming the problem; the warnings otherwise.
+   */
+  check(files: ReadonlyMap<string, string>): Promise<string[]>;
+  /** Reloads as `POST /reload` does; BAD_REQUEST naming the problem, the running one kept. */
+  reload(): Promise<unknown>;
+}
+
+/**
  * What plugins report to the metrics (src/metrics implements it; core does not import it).
  * Calls are cheap and never throw.
  *
@@ -68,6 +87,8 @@ export interface Services extends ServiceParts {
   cluster?: ClusterPort;
   /** `Config.get(key)` for expressions: a read-only, credential-free view of the configuration. */
   configValue(key: string): unknown;
+  /** Reading, checking and reloading the user's configuration (absent outside a service). */
+  userConfig?: UserConfigPort;
   /** Pipit's own files as the running configuration has them (absent where no config is loaded). */
   pipitFiles?(): PipitFiles;
   /**

@@ -81,6 +81,12 @@ export class Scheduler {
 
   private readonly runs: RunObservers | undefined;
 
+  /**
+   * Jobs switched off (`automations.disable`): a port the automations plugin fills. A disabled job
+   * stays scheduled (a switch back on needs no reload) but its due runs are not started.
+   */
+  isDisabled: ((name: string) => boolean) | undefined;
+
   /** `runs` records each cron run (its steps become its children) and reports failures. */
   constructor(log: Logger, runs?: RunObservers) {
     this.log = log;
@@ -133,6 +139,7 @@ export class Scheduler {
 
   private schedule(def: CronJobDef): Cron {
     return pausedCron(def, async (cron) => {
+      if (this.isDisabled?.(def.name)) return;
       if (def.once && this.claim) {
         // The time it was due, not the time it fired: the same on every instance. Croner hands the
         // firing time, so the due time is the last one the pattern matched.
@@ -163,6 +170,8 @@ export class Scheduler {
     timezone: string | null;
     next: string | null;
     source: string;
+    /** Switched off by `automations.disable`: its due runs are not started. */
+    disabled: boolean;
   }[] {
     return [...this.jobs.values()].map(({ def, cron }) => ({
       name: def.name,
@@ -170,6 +179,7 @@ export class Scheduler {
       timezone: def.timezone ?? null,
       next: cron.nextRun()?.toISOString() ?? null,
       source: def.source,
+      disabled: this.isDisabled?.(def.name) ?? false,
     }));
   }
 

@@ -107,6 +107,7 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
     matches,
     calls: actionsUsed(steps).filter((c) => c.action !== SEND_RESPONSE_ACTION),
     once: once === true,
+    condition: condition as Record<string, unknown>,
     ...webhookOf(condition as Record<string, unknown>),
     run: (event, ctx) => {
       const execute = stepExecutor(services(), { target: 'hook', depth: 0, signal: ctx.signal });

@@ -67,6 +67,8 @@ export interface Hook {
   once?: boolean;
   /** The web hook (`/hook/<name>`) it listens to, when its condition names one. */
   webhook?: string;
+  /** Its condition as written (`{type, ...fields}`), to show it (the Automations page). */
+  condition?: Readonly<Record<string, unknown>>;
   run(event: PipitEvent, ctx: HookRunContext): Promise<unknown>;
 }
 
@@ -100,6 +102,11 @@ export class Hooks {
   private readonly counts = new Map<string, HookCounts>();
   /** Told of every event a hook skips (the metrics count them). */
   onSkip: ((hook: string) => void) | undefined;
+  /**
+   * Hooks switched off (`automations.disable`): a port the automations plugin fills, so that this
+   * layer need not know where the switch is kept. A disabled hook matches no event.
+   */
+  isDisabled: ((hook: string) => boolean) | undefined;
 
   /**
    * `runs` records each hook run (its steps become its children) and reports failures;
@@ -141,7 +148,8 @@ export class Hooks {
   }
 
   matching(event: PipitEvent): Hook[] {
-    return this.hooks.filter((h) => h.matches(event.args));
+    const disabled = this.isDisabled;
+    return this.hooks.filter((h) => h.matches(event.args) && !disabled?.(h.name));
   }
 
   /**

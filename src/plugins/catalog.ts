@@ -25,6 +25,11 @@ const ENTRIES: readonly CatalogEntry[] = [
   { name: 'event', enabledByDefault: true, load: () => import('./event.ts') },
   { name: 'runs', enabledByDefault: true, load: () => import('./runs/plugin.ts') },
   {
+    name: 'automations',
+    enabledByDefault: true,
+    load: () => import('./automations/plugin.ts'),
+  },
+  {
     name: 'music.spotify',
     aliases: ['music.streaming'],
     load: () => import('./music/spotify/plugin.ts'),

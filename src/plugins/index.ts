@@ -1,4 +1,5 @@
 import type { PluginDef } from '../core/action.ts';
+import automations from './automations/plugin.ts';
 import event from './event.ts';
 import file from './file/plugin.ts';
 import http from './http/plugin.ts';
@@ -22,6 +23,7 @@ export const builtinPlugins: readonly PluginDef[] = [
   inspect,
   event,
   runs,
+  automations,
   spotify,
   shell,
   file,

@@ -31,3 +31,33 @@ export function stepExecutor(
     return message.response;
   };
 }
+
+/** One action step a dry run reached: the call it would have made. */
+export interface DryRunStep {
+  action: string;
+  args: Record<string, unknown>;
+  target?: string;
+}
+
+/**
+ * The `execute` of a dry run: it calls nothing, records each action step it reaches (with its
+ * arguments evaluated) in `into`, and answers null, so that conditions and `${}` expressions are
+ * evaluated as in a run while no action has an effect. Steps that use an action's output see null.
+ *
+ * @example
+ * const steps: DryRunStep[] = [];
+ * await runSteps(parsed, {}, { execute: dryRunExecutor(steps) });
+ * steps; // [{ action: 'utils.echo', args: { text: 'hi' } }]
+ */
+export function dryRunExecutor(
+  into: DryRunStep[],
+): (
+  action: string,
+  args: Record<string, unknown>,
+  step?: { target?: string },
+) => Promise<ActionResult> {
+  return (action, args, step) => {
+    into.push({ action, args, ...(step?.target === undefined ? {} : { target: step.target }) });
+    return Promise.resolve({ output: null, errors: [] });
+  };
+}

@@ -74,6 +74,7 @@ function collect(
       source,
       matches,
       once: entry.once === true,
+      condition: { type: kind, ...entry.filter },
       ...webhookOf({ ...entry.filter, type: kind }),
       run: async (event, ctx) => entry.fn(toScriptEvent(event, ctx.respond)),
     });
