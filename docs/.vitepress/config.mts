@@ -36,6 +36,7 @@ export default defineConfig({
           { text: 'inspect', link: '/plugins/inspect.md' },
           { text: 'event', link: '/plugins/event.md' },
           { text: 'runs (run history)', link: '/plugins/runs.md' },
+          { text: 'automations', link: '/plugins/automations.md' },
           { text: 'shell', link: '/plugins/shell.md' },
           { text: 'file', link: '/plugins/file.md' },
           { text: 'http', link: '/plugins/http.md' },
