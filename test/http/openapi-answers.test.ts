@@ -64,9 +64,8 @@ function problems(
   const content = answer!.content as Json | undefined;
   if (!content)
     return res.body === '' ? [] : [`${res.statusCode} has no body in the document: ${res.body}`];
-  const type = String(res.headers['content-type'] ?? '')
-    .split(';')[0]!
-    .trim();
+  const contentType = res.headers['content-type'];
+  const type = (typeof contentType === 'string' ? contentType : '').split(';')[0]!.trim();
   const media = (content[type] ?? content['*/*']) as Json | undefined;
   if (!media) return [`${res.statusCode} is not documented as ${type}`];
   const body: unknown = type.endsWith('json') ? JSON.parse(res.body) : res.body;
