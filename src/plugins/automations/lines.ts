@@ -75,7 +75,7 @@ export function parseSubmitted(text: string): Submitted {
       },
     ]);
   const value: unknown = (doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>)[key];
-  return { text, key, value, doc, counter, node: (pair.value) ?? null };
+  return { text, key, value, doc, counter, node: pair.value ?? null };
 }
 
 /** The 1-based line where `node` starts, or null. */

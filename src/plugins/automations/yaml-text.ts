@@ -85,8 +85,12 @@ export function replaceBlock(
   const before = file.lines.slice(0, block.start);
   let after = file.lines.slice(block.end);
   if (replacement === null) {
-    // The blank line that separated it from the next block goes with it.
-    if (after.length && !after[0]!.trim() && (before.length === 0 || !before.at(-1)!.trim()))
+    // The blank lines that separated it from its neighbours go with it: the file ends as it did,
+    // and two blocks stay one blank line apart.
+    if (after.every((line) => !line.trim())) {
+      after = [];
+      while (before.length && !before.at(-1)!.trim()) before.pop();
+    } else if (!after[0]!.trim() && (before.length === 0 || !before.at(-1)!.trim()))
       after = after.slice(1);
     const text = [...before, ...after].join('\n');
     return text ? `${text}\n` : '';
