@@ -10,8 +10,11 @@ const LAYERS = [
   // The service as one object, before anything serves it.
   ['app/service', 'app/user-layer', 'app/reload', 'app/banner', 'app/process-policy'],
   ['http', 'control'], // the transports
-  ['app/runtime', 'app/library', 'cli', 'index'], // what starts it all
+  ['app/runtime', 'app/library', 'cli', 'index', 'testing'], // what starts it all
 ];
+
+// Built-in plugins that need nothing beyond what a plugin package gets.
+const PUBLIC_PLUGINS = ['utils'];
 
 const path = (names) => `^src/(${names.join('|')})(/|\\.ts$)`;
 
@@ -42,6 +45,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/plugins/', pathNot: '^src/plugins/runs/' },
       to: { path: '^src/store/' },
+    },
+    {
+      name: 'public-plugins-use-the-public-api',
+      comment:
+        "these plugins are written as a plugin package is: they import Pipit's public plugin API (src/plugins/api/, what 'pipit' exports) and nothing else of Pipit's",
+      severity: 'error',
+      from: { path: `^src/plugins/(${PUBLIC_PLUGINS.join('|')})(/|\\.ts$)` },
+      to: { path: '^src/', pathNot: '^src/plugins/api/' },
+    },
+    {
+      name: 'examples-use-the-package',
+      comment: "example plugin packages import 'pipit', never Pipit's source files",
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^src/' },
     },
   ],
   options: {

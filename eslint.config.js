@@ -59,7 +59,7 @@ export default tseslint.config(
   },
   // Plain JavaScript run by any Node (the launcher must parse on old ones): no type information.
   {
-    files: ['bin/**/*.js', 'scripts/**/*.js'],
+    files: ['bin/**/*.js', 'scripts/**/*.js', 'examples/**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,

@@ -1,4 +1,5 @@
-// The second half of `npm run build`, after tsc: bundles dist/cli/main.js (the `pipit` command) and
+// The second half of `npm run build`, after tsc: bundles dist/cli/main.js (the `pipit` command),
+// dist/testing.js (`pipit/testing`, for plugin authors' tests) and
 // dist/index.js (the library, which scripts import as 'pipit') with their dependencies into a few
 // files, written over those two entry points, with the shared code in dist/chunks/. Loading hundreds
 // of small modules one by one was most of a start (issue 16: `pipit run` took 0.5 s, `pipit start`
@@ -34,7 +35,11 @@ function rewrite(code, pattern, replace) {
 }
 
 const bundle = await rolldown({
-  input: { 'cli/main': join(dist, 'cli/main.js'), index: join(dist, 'index.js') },
+  input: {
+    'cli/main': join(dist, 'cli/main.js'),
+    index: join(dist, 'index.js'),
+    testing: join(dist, 'testing.js'),
+  },
   platform: 'node',
   external: (id) =>
     id.startsWith('node:') ||

@@ -8,9 +8,8 @@
  * console.log(await run('utils.echo', { text: 'hi' }));
  */
 export { Config, run, shutdown } from './app/library.ts';
-export { defineAction, definePlugin, actionsFor } from './core/action.ts';
-export type { ActionContext, ActionDef, PluginDef } from './core/action.ts';
-export { PipitError, ErrorCodes } from './core/errors.ts';
+export * from './plugins/api/index.ts';
+export { ErrorCodes } from './core/errors.ts';
 export type { ErrorCode } from './core/errors.ts';
 export type { ResponseMessage, Request } from './core/messages.ts';
 export { startPipit, resolveConfig } from './app/runtime.ts';

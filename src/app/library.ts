@@ -4,6 +4,7 @@ import { findConfig } from '../config/paths.ts';
 import { createLogger } from '../core/logger.ts';
 import { outputOrThrow } from '../core/run-output.ts';
 import { builtinPlugins } from '../plugins/index.ts';
+import { pluginPackages } from '../plugins/catalog.ts';
 import { createService } from './service.ts';
 import type { Service } from './service.ts';
 import { attachedService } from '../scripts/attached.ts';
@@ -24,7 +25,11 @@ export const Config = {
   /** Chooses the configuration file for later `run()` calls (re-initialising if one was loaded). */
   init(path?: string): LoadedConfig {
     const resolved = findConfig({ explicit: path });
-    const config = loadConfig({ path: resolved, plugins: builtinPlugins });
+    const config = loadConfig({
+      path: resolved,
+      plugins: builtinPlugins,
+      packages: pluginPackages,
+    });
     configPath = resolved;
     const previous = current;
     current = undefined;
@@ -38,7 +43,7 @@ function service(): Promise<AttachedService> {
   if (attached) return Promise.resolve(attached);
   current ??= (async () => {
     const path = configPath === undefined ? findConfig({}) : configPath;
-    const config = loadConfig({ path, plugins: builtinPlugins });
+    const config = loadConfig({ path, plugins: builtinPlugins, packages: pluginPackages });
     return createService(config, {
       log: createLogger({ level: process.env.PIPIT_LOG_LEVEL ?? 'warn' }),
     });

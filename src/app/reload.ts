@@ -3,7 +3,7 @@ import { loadConfig } from '../config/load.ts';
 import type { LoadedConfig } from '../config/load.ts';
 import { PipitError, toPipitError } from '../core/errors.ts';
 import type { UserConfigPort } from '../core/services.ts';
-import { loadEnabledPlugins } from '../plugins/catalog.ts';
+import { loadEnabledPlugins, pluginPackages } from '../plugins/catalog.ts';
 import { refuseFileRootsOverPipit } from '../plugins/file/own-files.ts';
 import type { Service } from './service.ts';
 import { buildUserLayer, installUserLayer } from './user-layer.ts';
@@ -53,7 +53,12 @@ export async function reloadService(service: Service): Promise<ReloadResult> {
   let next: LoadedConfig;
   let layer;
   try {
-    next = loadConfig({ path: before.path, plugins: service.plugins });
+    next = loadConfig({
+      path: before.path,
+      // Packages are found again (a new `plugins:` list is checked, and applies at a restart).
+      plugins: service.plugins.filter((def) => !def.from),
+      packages: pluginPackages,
+    });
     // Sections of plugins that were off are checked too (their modules load for it).
     next = (await loadEnabledPlugins(next, service.plugins)).config;
     // A new scripts_dir applies now, new file.roots at the next start: both meet the running roots.

@@ -12,7 +12,7 @@ import { PipitError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
 import { watchEventLoop } from '../core/loop-monitor.ts';
 import type { Logger } from '../core/logger.ts';
-import { pluginCatalog } from '../plugins/catalog.ts';
+import { pluginCatalog, pluginPackages } from '../plugins/catalog.ts';
 import { createService } from './service.ts';
 import type { Service } from './service.ts';
 import { lockWorkdir } from '../store/workdir-lock.ts';
@@ -45,7 +45,10 @@ export function resolveConfig(opts: {
   }
   // Plugins are named, not loaded: createService loads the enabled ones and checks their sections.
   const unset = opts.unsetEnv === undefined ? {} : { unsetEnv: opts.unsetEnv };
-  return { config: loadConfig({ path, plugins: pluginCatalog, ...unset }), created };
+  return {
+    config: loadConfig({ path, plugins: pluginCatalog, packages: pluginPackages, ...unset }),
+    created,
+  };
 }
 
 // server.close() waits for every connection, and a client's keep-alive connection that goes idle

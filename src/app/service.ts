@@ -4,7 +4,7 @@ import { Auth } from '../auth/auth.ts';
 import { JwtCodec, loadOrCreateSecret } from '../auth/jwt.ts';
 import type { LoadedConfig } from '../config/load.ts';
 import { configView } from '../config/view.ts';
-import type { PluginDef } from '../core/action.ts';
+import type { CompiledAction, PluginDef } from '../core/action.ts';
 import { createExecute } from '../core/execute.ts';
 import type { Execute } from '../core/execute.ts';
 import { createLogger } from '../core/logger.ts';
@@ -160,6 +160,11 @@ export async function createService(
     for (const def of available) {
       const section = config.plugins.get(def.name);
       if (!section) continue;
+      for (const kind of def.eventKinds ?? []) events.kinds.declare(kind);
+      if (def.from) {
+        await startPackage(def, section.config, { log, services, registry, started });
+        continue;
+      }
       const pluginLog = log.child({ plugin: def.name });
       const state = def.init
         ? await def.init({ config: section.config, log: pluginLog, services })
@@ -205,7 +210,7 @@ export async function createService(
         try {
           await def.stop?.(state);
         } catch (err) {
-          log.warn({ err, plugin: def.name }, 'plugin failed to stop cleanly');
+          log.warn({ err, plugin: def.name, ...packageOf(def) }, 'plugin failed to stop cleanly');
         }
       }
       await store.close();
@@ -213,12 +218,12 @@ export async function createService(
     },
   };
   running = () => service.config;
+  services.userConfig = userConfigPort(service);
   // Scripts come last: their hooks and procedures may use everything above, and `run()` inside
   // them must reach this service.
   if (opts.loadScripts !== false) {
     attachService(service);
     attachedToLibrary = true;
-  services.userConfig = userConfigPort(service);
     try {
       const layer = await buildUserLayer(config, services, { generation: 0, loadScripts: true });
       installUserLayer(layer, { registry, hooks: events.hooks, scheduler });
@@ -232,4 +237,47 @@ export async function createService(
   // Last, once everything can answer: requests from other instances may arrive at once.
   cluster?.start();
   return service;
+}
+
+/** The package fields of a plugin package's log lines. */
+function packageOf(def: PluginDef): { package?: string; version?: string } {
+  return def.from ? { package: def.from.package, version: def.from.version } : {};
+}
+
+/**
+ * Starts a plugin package: one that failed to load, or throws in `init`, is logged with its
+ * package and version and registered as failed (its calls answer 503 saying why); the rest of
+ * Pipit starts, as a hub must when one integration is broken.
+ */
+async function startPackage(
+  def: PluginDef,
+  config: unknown,
+  to: {
+    log: Logger;
+    services: Services;
+    registry: Registry;
+    started: { def: PluginDef; state: unknown }[];
+  },
+): Promise<void> {
+  const pluginLog = to.log.child({ plugin: def.name, ...packageOf(def) });
+  let failed = def.failed;
+  let state: unknown;
+  if (failed === undefined) {
+    try {
+      state = def.init
+        ? await def.init({ config, log: pluginLog, services: to.services })
+        : undefined;
+      to.started.push({ def, state });
+    } catch (err) {
+      failed = `its init threw: ${(err as Error)?.message ?? String(err)}`;
+      pluginLog.error({ err }, `plugin ${def.name} failed to start: ${failed}`);
+    }
+  } else pluginLog.error(`plugin ${def.name} failed to start: ${failed}`);
+  to.registry.addPlugin({
+    def,
+    config,
+    state,
+    actions: failed === undefined ? compileActions(def) : new Map<string, CompiledAction>(),
+    ...(failed === undefined ? {} : { failed }),
+  });
 }

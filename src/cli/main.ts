@@ -15,6 +15,7 @@ import { resolveConfig, startPipit } from '../app/runtime.ts';
 import { createService } from '../app/service.ts';
 import type { Service } from '../app/service.ts';
 import { runCommand } from '../control/commands.ts';
+import type { serviceStatus } from '../control/commands.ts';
 import type { CommandName } from '../control/commands.ts';
 import { openControl } from '../control/client.ts';
 import type { ControlClient } from '../control/client.ts';
@@ -22,6 +23,7 @@ import type { ResponseMessage } from '../core/messages.ts';
 import { LOCAL_CALLER } from '../core/runs.ts';
 import { pipitVersion } from '../lib/version.ts';
 import { parseCliArgs } from './args.ts';
+import { addPluginCommands, pluginRows } from './plugin.ts';
 import { readPassword } from './prompt.ts';
 
 const program = new Command('pipit')
@@ -249,6 +251,38 @@ program
       `${config.path ?? '(embedded defaults)'}: OK${warnings.length ? `, ${warnings.length} warning${warnings.length > 1 ? 's' : ''}` : ''}\n`,
     );
   });
+
+// The running service's status through its control socket; undefined when none runs.
+async function runningStatus(): Promise<ReturnType<typeof serviceStatus> | undefined> {
+  const control = await openControl(clientWorkdir());
+  if (!control) return undefined;
+  try {
+    return (await control.call({ kind: 'command', command: 'service.status', args: {} })) as
+      ReturnType<typeof serviceStatus> | undefined;
+  } finally {
+    control.close();
+  }
+}
+
+program
+  .command('status')
+  .description('the running service: its device id and each plugin, started or failed (and why)')
+  .action(async () => {
+    const status = await runningStatus();
+    if (status) return print(status);
+    process.stderr.write('pipit: no service runs on this workdir (start one with "pipit start")\n');
+    process.exitCode = 3;
+  });
+
+addPluginCommands(program, {
+  print,
+  rows: async () => {
+    const { config, plugins } = await loadEnabledPlugins(
+      resolveConfig({ explicit: configPath() }).config,
+    );
+    return pluginRows(config, plugins, (await runningStatus())?.plugins);
+  },
+});
 
 program
   .command('reload')

@@ -40,6 +40,8 @@ export interface LoadedConfig {
   eventNamespace: 'pipit' | 'platypush';
   /** `logging.format`: readable lines, JSON lines, or readable on a terminal only. */
   logFormat: LogFormat;
+  /** The plugin packages `plugins:` lists, as found by `loadConfig`'s `packages` (stand-ins). */
+  packagePlugins: readonly PluginDef[];
   /** Enabled plugins by canonical name, with their parsed config. */
   plugins: Map<string, { config: unknown; source: string }>;
   procedures: UserSection[];
@@ -147,7 +149,17 @@ function parseOrThrow<T extends z.ZodType>(
  * const config = parsePluginSection(shellPlugin, { allow: ['uptime'] }, '/etc/pipit/config.yaml');
  */
 export function parsePluginSection(def: PluginDef, value: unknown, source: string): unknown {
-  return parseOrThrow(def.config ?? z.strictObject({}), value, source, def.name);
+  try {
+    return parseOrThrow(def.config ?? z.strictObject({}), value, source, def.name);
+  } catch (err) {
+    if (!def.from || !(err instanceof PipitError)) throw err;
+    // A package's settings are documented by the package: say which one, and where.
+    throw new PipitError(
+      'CONFIG_INVALID',
+      `${err.message}\n(the settings of plugin package ${def.from.package}@${def.from.version}: see its README in ${def.from.path})`,
+      { cause: err },
+    );
+  }
 }
 
 /**
@@ -195,6 +207,11 @@ export function loadConfig(opts: {
   unsetEnv?: string;
   /** Files' texts to read instead of what is on disk (a change checked before it is written). */
   files?: ReadonlyMap<string, string>;
+  /**
+   * Finds the plugin packages the `plugins:` key lists (src/plugins/packages/), as stand-ins the
+   * way `plugins` may be: their sections are then known keys. Without it `plugins:` is ignored.
+   */
+  packages?: (specs: readonly string[], configDir: string) => readonly PluginDef[];
 }): LoadedConfig {
   const env = opts.env ?? process.env;
   const path = opts.path ? resolve(opts.path) : null;
@@ -217,8 +234,13 @@ export function loadConfig(opts: {
   const dir = dirname(path ?? userConfigPath(env));
   const mainSource = path ?? '(embedded defaults)';
 
+  const specs = raw.get('plugins');
+  if (specs)
+    parseOrThrow(CoreConfig.pick({ plugins: true }), { plugins: specs.value }, specs.source, '');
+  const packagePlugins = opts.packages?.(specs ? (specs.value as string[]) : [], dir) ?? [];
+  const available = [...opts.plugins, ...packagePlugins];
   const byName = new Map<string, PluginDef>();
-  for (const p of opts.plugins) {
+  for (const p of available) {
     byName.set(p.name, p);
     for (const alias of p.aliases ?? []) byName.set(alias, p);
   }
@@ -273,7 +295,7 @@ export function loadConfig(opts: {
   const parsed = parseOrThrow(CoreConfig, core, mainSource, '');
 
   const plugins = new Map<string, { config: unknown; source: string }>();
-  for (const def of opts.plugins) {
+  for (const def of available) {
     const entry = pluginSections.get(def.name);
     if (!entry && !def.enabledByDefault) continue;
     let value = entry?.value ?? {};
@@ -305,6 +327,7 @@ export function loadConfig(opts: {
   const http = parsed['backend.http'];
   return {
     path,
+    packagePlugins,
     dir,
     deviceId: parsed.device_id,
     workdir: parsed.workdir ? resolvePath(parsed.workdir, dir) : defaultWorkdir(env),

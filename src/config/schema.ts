@@ -158,6 +158,8 @@ export const CoreConfig = z.strictObject({
           .slice(0, 64) || 'pipit',
     ),
   workdir: z.string().min(1).optional(),
+  /** Plugin packages to load: npm package names or paths relative to the config file. */
+  plugins: z.array(z.string().min(1)).default([]),
   scripts_dir: z.string().min(1).default('./scripts'),
   'backend.http': HttpConfig.nullable().optional(),
   redis: RedisConfig.optional(),

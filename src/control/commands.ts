@@ -67,6 +67,10 @@ export const COMMANDS = {
       return Promise.resolve({ id: a.id, revoked: true });
     },
   },
+  'service.status': {
+    args: z.strictObject({}),
+    run: (s: Service) => Promise.resolve(serviceStatus(s)),
+  },
   'service.reload': {
     args: z.strictObject({}),
     run: (s: Service) => reloadService(s),
@@ -94,4 +98,29 @@ export async function runCommand(service: Service, name: string, args: unknown):
       `${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`,
     );
   return command.run(service, parsed.data as never);
+}
+
+/**
+ * What `pipit status` shows of a running service: its name and each plugin it runs, with where it
+ * came from and whether it started (a plugin package that failed says why).
+ *
+ * @example
+ * serviceStatus(service).plugins[0]; // { name: 'hello', package: 'pipit-plugin-hello', state: 'started', ... }
+ */
+export function serviceStatus(s: Service) {
+  return {
+    device_id: s.config.deviceId,
+    pid: process.pid,
+    plugins: [...s.registry.plugins.values()]
+      .map((p) => ({
+        name: p.def.name,
+        source: p.def.from ? 'package' : 'built-in',
+        ...(p.def.from
+          ? { package: p.def.from.package, version: p.def.from.version, path: p.def.from.path }
+          : {}),
+        state: p.failed === undefined ? 'started' : 'failed',
+        ...(p.failed === undefined ? {} : { error: p.failed }),
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+  };
 }

@@ -99,6 +99,17 @@ export interface PluginDef<C = unknown, S = unknown> {
   // Actions are stored type-erased: their argument types are enforced where they are defined.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   actions: ActionDef<any, S, any>[];
+  /** Where a plugin package came from (absent for Pipit's own plugins). */
+  from?: { package: string; version: string; path: string };
+  /** Why the plugin could not be loaded (a package that threw at import): its calls answer 503. */
+  failed?: string;
+  /** The full names of the event kinds the plugin raises, known before it raises one. */
+  eventKinds?: readonly string[];
+  /**
+   * Whether it needs more than a plugin package gets (the store, other plugins): the run history
+   * and the catalog do. Said here so that it is visible; only built-in plugins can be.
+   */
+  privileged?: boolean;
   init?(ctx: PluginInitContext<C>): S | Promise<S>;
   stop?(state: S): void | Promise<void>;
   /**

@@ -11,6 +11,8 @@ export interface PluginInstance {
   config: unknown;
   state: unknown;
   actions: Map<string, CompiledAction>;
+  /** Why it did not start (a plugin package that threw at import or `init`): calls answer 503. */
+  failed?: string;
 }
 
 /** What a procedure's `run` receives. */
@@ -162,6 +164,11 @@ export class Registry {
       const pluginName = this.canonical(parts.slice(0, i).join('.'));
       const actionName = parts.slice(i).join('.');
       const plugin = this.plugins.get(pluginName);
+      if (plugin?.failed !== undefined)
+        throw new PipitError(
+          'UNAVAILABLE',
+          `plugin "${pluginName}" failed to start: ${plugin.failed}${plugin.def.from ? ` (${plugin.def.from.package}@${plugin.def.from.version}; the log says more)` : ''}`,
+        );
       if (plugin) {
         const action = plugin.actions.get(actionName);
         if (!action) {

@@ -102,6 +102,6 @@ export interface Services extends ServiceParts {
   run(
     action: string,
     args?: Record<string, unknown>,
-    opts?: { signal?: AbortSignal; depth?: number },
+    opts?: { signal?: AbortSignal; depth?: number; caller?: Caller },
   ): Promise<unknown>;
 }

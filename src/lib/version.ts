@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 let cached: string | undefined;
 
 /**
- * Pipit's version, from its package.json (two levels up from both src/core/ and dist/core/), read
+ * Pipit's version, from its package.json (two levels up from both src/lib/ and dist/lib/), read
  * once; "unknown" when it cannot be read.
  *
  * @example

@@ -3,6 +3,7 @@ import { parsePluginSection } from '../config/load.ts';
 import type { LoadedConfig } from '../config/load.ts';
 import type { PluginDef } from '../core/action.ts';
 import { FILE_DISABLED_HINT, SHELL_DISABLED_HINT } from './hints.ts';
+import { packageStandIns } from './packages/stand-ins.ts';
 
 // Every plugin Pipit ships, by name, each module loaded only when a configuration enables it:
 // importing all of them (index.ts) costs a one-off `pipit run` or a start-up the modules, schemas
@@ -84,6 +85,29 @@ export const pluginCatalog: readonly PluginDef[] = ENTRIES.map((entry) => {
 });
 
 /**
+ * The plugin packages a configuration's `plugins:` lists, as stand-ins like {@link pluginCatalog}'s
+ * (for `loadConfig`'s `packages`): {@link loadEnabledPlugins} imports them and checks their
+ * sections with their own schemas.
+ *
+ * @example
+ * const config = loadConfig({ path, plugins: pluginCatalog, packages: pluginPackages });
+ */
+export function pluginPackages(specs: readonly string[], configDir: string): PluginDef[] {
+  return packageStandIns(
+    specs,
+    configDir,
+    ENTRIES.flatMap((e) => [e.name, ...(e.aliases ?? [])]),
+  ).map(({ def, load }) => {
+    const standIn: PluginDef = {
+      ...def,
+      config: z.unknown().transform((value) => new PendingSection(value)),
+    };
+    loaders.set(standIn, load);
+    return standIn;
+  });
+}
+
+/**
  * The definitions for a configuration: the enabled plugins loaded (their sections, if read with
  * {@link pluginCatalog}, validated now: CONFIG_INVALID as `loadConfig` would throw), the others
  * left as stand-ins (enough for "plugin X is not enabled: ..." errors). Definitions that are not
@@ -97,8 +121,10 @@ export async function loadEnabledPlugins(
   config: LoadedConfig,
   available: readonly PluginDef[] = pluginCatalog,
 ): Promise<{ config: LoadedConfig; plugins: PluginDef[] }> {
+  const names = new Set(available.map((def) => def.name));
+  const all = [...available, ...config.packagePlugins.filter((def) => !names.has(def.name))];
   const plugins = await Promise.all(
-    available.map(async (def) => {
+    all.map(async (def) => {
       const load = loaders.get(def);
       return load && config.plugins.has(def.name) ? (await load()).default : def;
     }),

@@ -1,7 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { z } from 'zod';
-import { defineAction, definePlugin } from '../core/action.ts';
-import { PipitError } from '../core/errors.ts';
+// Written against the public plugin API only, as a plugin package is (npm run lint:layers).
+import { defineAction, definePlugin, PipitError, z } from './api/index.ts';
 
 /** The longest `utils.sleep`, so a typo cannot park a request for hours. */
 export const MAX_SLEEP_SECONDS = 3600;

@@ -1,6 +1,5 @@
 import { webhookOf } from '../events/from-config.ts';
 import { existsSync, readdirSync } from 'node:fs';
-import * as nodeModule from 'node:module';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Services } from '../core/services.ts';
@@ -10,27 +9,11 @@ import type { Hook, HookResponse } from '../events/hooks.ts';
 import type { ProcedureEntry } from '../core/registry.ts';
 import { compileCondition } from '../events/match.ts';
 import { drainRegistrations } from './api.ts';
+import { installPipitResolver } from './pipit-resolver.ts';
 import type { ScriptEvent, ScriptRegistration } from './api.ts';
 
 const SCRIPT = /\.(ts|js|mjs)$/;
 const NOT_SCRIPT = /(\.d\.ts|\.test\.(ts|js|mjs))$/;
-
-let resolverInstalled = false;
-
-// Scripts in scripts_dir `import { run, hook } from 'pipit'` without installing Pipit next to them:
-// the bare specifier resolves to this very package, so they share the running service's modules.
-function installPipitResolver(): void {
-  if (resolverInstalled) return;
-  resolverInstalled = true;
-  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  const self = new URL(`../index.${ext}`, import.meta.url).href;
-  // A namespace import, not a named one: a named import of a Node 24 export fails while the graph
-  // is linked on an older Node, before src/lib/node-version.ts can say what Pipit needs.
-  nodeModule.registerHooks({
-    resolve: (specifier, context, next) =>
-      specifier === 'pipit' ? { url: self, shortCircuit: true } : next(specifier, context),
-  });
-}
 
 /** What loading the scripts produced: their files, failures, and registrations to install. */
 export interface LoadedScripts {

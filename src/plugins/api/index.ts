@@ -1,0 +1,15 @@
+// The API a plugin package may use, exported by `pipit` itself: plugins import from 'pipit' and
+// from nothing else of Pipit's, so that any of them can be published on its own.
+export { definePlugin, defineAction } from './define.ts';
+export type {
+  PluginAction,
+  PluginActionContext,
+  PluginContext,
+  PluginManifest,
+  PluginRequest,
+  PluginRoute,
+} from './manifest.ts';
+export type { KeyValueStore } from '../../core/key-value.ts';
+export { secret } from '../../core/action.ts';
+export { PipitError } from '../../core/errors.ts';
+export { z } from 'zod';
