@@ -343,8 +343,11 @@ describe('the answers of every route, against /openapi.json', () => {
   });
 
   it('web hooks: JSON, text, nothing, failing listener, no listener, bad name', async () => {
-    const hook = (method: string, name: string, extra: Partial<InjectOptions> = {}) =>
-      call(t, '/hook/{name}', { method, url: `/hook/${name}`, ...extra });
+    const hook = (
+      method: string,
+      name: string,
+      extra: { headers?: Record<string, string>; payload?: string } = {},
+    ) => call(t, '/hook/{name}', { method, url: `/hook/${name}`, ...extra });
     expect((await hook('POST', 'json', json({ door: 'front' }))).statusCode).toBe(200);
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE'])
       expect((await hook(method, 'json')).statusCode).toBe(200);

@@ -1,12 +1,8 @@
-/** The response message of `POST /execute` (and the body of every error the server sends). */
-export interface ResponseMessage {
-  id?: string;
-  type?: string;
-  target?: string;
-  origin?: string;
-  _timestamp?: number;
-  response?: { output?: unknown; errors?: string[] };
-}
+// The response message of `POST /execute` (and the body of every error the server sends), from the
+// server's own schema (type-only: nothing is bundled).
+import type { ResponseMessage } from '../../../src/http/wire/answers.ts';
+
+export type { ResponseMessage };
 
 /** A failed API call: the HTTP status and the server's error messages. */
 export class ApiError extends Error {
@@ -37,7 +33,8 @@ export function setSessionLostHandler(handler: (() => void) | undefined): void {
 }
 
 function errorsOf(body: unknown): string[] {
-  const errors = (body as ResponseMessage | null)?.response?.errors;
+  // Not necessarily a response message: a proxy's error page, for one.
+  const errors = (body as Partial<ResponseMessage> | null)?.response?.errors as unknown;
   return Array.isArray(errors) ? errors.filter((e) => typeof e === 'string') : [];
 }
 

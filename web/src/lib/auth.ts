@@ -1,11 +1,14 @@
 import { api, setCsrfToken } from './api.ts';
 
-/** `GET /auth/status`. */
-export interface AuthStatus {
-  registration_open: boolean;
-  user: { username: string } | null;
-  csrf_token: string | null;
-}
+// The server's answers, from its own schemas (type-only: nothing is bundled).
+import type {
+  AuthStatus,
+  Credentials,
+  RegisterBody,
+  Session,
+} from '../../../src/http/wire/auth.ts';
+
+export type { AuthStatus };
 
 /** Reads the session state and remembers its CSRF token. */
 export async function fetchAuthStatus(): Promise<AuthStatus> {
@@ -20,21 +23,18 @@ export async function register(
   password: string,
   confirmPassword: string,
 ): Promise<string> {
-  const res = await api<{ username: string; csrf_token: string }>('POST', '/register', {
+  const res = await api<Session>('POST', '/register', {
     username,
     password,
     confirm_password: confirmPassword,
-  });
+  } satisfies RegisterBody);
   setCsrfToken(res.csrf_token);
   return res.username;
 }
 
 /** Logs in (session cookie) and returns the user name. */
 export async function login(username: string, password: string): Promise<string> {
-  const res = await api<{ username: string; csrf_token: string }>('POST', '/login', {
-    username,
-    password,
-  });
+  const res = await api<Session>('POST', '/login', { username, password } satisfies Credentials);
   setCsrfToken(res.csrf_token);
   return res.username;
 }

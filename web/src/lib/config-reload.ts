@@ -1,13 +1,11 @@
 import { api } from './api.ts';
 
-/** `POST /reload`'s answer when the new configuration was taken. */
-export interface ReloadOutcome {
-  reloaded: boolean;
-  /** Things worth knowing about the new configuration (it was applied anyway). */
-  warnings: string[];
-  /** Settings that changed but apply only after a restart. */
-  restart_needed: string[];
-}
+// `POST /reload`'s answer when the new configuration was taken (`warnings`: worth knowing, it was
+// applied anyway; `restart_needed`: settings that apply only after a restart), from the server's
+// schema (type-only: nothing is bundled).
+import type { ReloadResult } from '../../../src/http/wire/operations.ts';
+
+export type ReloadOutcome = ReloadResult;
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
@@ -23,7 +21,7 @@ function strings(value: unknown): string[] {
 export async function reloadConfiguration(): Promise<ReloadOutcome> {
   const body = await api<Partial<ReloadOutcome> | null>('POST', '/reload');
   return {
-    reloaded: body?.reloaded !== false,
+    reloaded: true,
     warnings: strings(body?.warnings),
     restart_needed: strings(body?.restart_needed),
   };

@@ -1,13 +1,18 @@
 import { api } from './api.ts';
 
-// The shapes the server answers, from its own definitions (type-only: nothing is bundled).
-import type { IssuedToken, TokenInfo } from '../../../src/auth/auth.ts';
+// The shapes the server answers, from its own schemas (type-only: nothing is bundled).
+import type {
+  CreateTokenBody,
+  IssuedToken,
+  TokenInfo,
+  TokenList,
+} from '../../../src/http/wire/tokens.ts';
 
 export type { IssuedToken, TokenInfo };
 
 /** Lists the signed-in user's tokens, newest first. */
 export async function listTokens(): Promise<TokenInfo[]> {
-  const { tokens } = await api<{ tokens: TokenInfo[] }>('GET', '/tokens');
+  const { tokens } = await api<TokenList>('GET', '/tokens');
   return [...tokens].sort((a, b) => b.created_at - a.created_at);
 }
 
@@ -21,7 +26,7 @@ export function createToken(
     password,
     ...(name ? { name } : {}),
     expiry_days: expiryDays,
-  });
+  } satisfies CreateTokenBody);
 }
 
 /** Revokes a token at once (the server also closes WebSockets opened with it). */
