@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineAction, definePlugin } from '../core/action.ts';
 import type { ClusterReport } from '../core/cluster-port.ts';
 import { PipitError } from '../core/errors.ts';
+import type { Scheduler } from '../cron/scheduler.ts';
 import { pipitVersion } from '../lib/version.ts';
 
 // When this process loaded its plugins: the start of a standalone instance.
@@ -47,6 +48,40 @@ const getProcedures = defineAction({
       })),
 });
 
+const getHooks = defineAction({
+  name: 'get_hooks',
+  summary: 'Every event and web hook with where it is defined and whether it is switched on.',
+  description:
+    'enabled is false for a hook switched off by automations.disable: it matches no event (a web hook answers 404) until enabled again.',
+  params: {},
+  run: (_args, { services }) => {
+    const { hooks } = services.events;
+    return hooks.list().map((h) => ({
+      name: `event.hook.${h.name}`,
+      source: h.source,
+      webhook: h.webhook ?? null,
+      enabled: !hooks.isDisabled?.(h.name),
+    }));
+  },
+});
+
+const getCrons = defineAction({
+  name: 'get_crons',
+  summary: 'Every cron job with its schedule, next run, where it is defined and whether it is on.',
+  description:
+    'enabled is false for a job switched off by automations.disable: its due runs are not started (next is then null).',
+  params: {},
+  run: (_args, { services }) =>
+    (services.cron as Partial<Scheduler>).list?.().map((c) => ({
+      name: `cron.${c.name}`,
+      expression: c.expression,
+      timezone: c.timezone,
+      next: c.disabled ? null : c.next,
+      source: c.source,
+      enabled: !c.disabled,
+    })) ?? [],
+});
+
 const instances = defineAction({
   name: 'instances',
   summary:
@@ -85,5 +120,5 @@ export default definePlugin({
   summary:
     'Describes what this instance can do (plugins, actions, procedures) and which instances share its cluster.',
   enabledByDefault: true,
-  actions: [getAllPlugins, getPlugin, getProcedures, instances],
+  actions: [getAllPlugins, getPlugin, getProcedures, getHooks, getCrons, instances],
 });

@@ -48,6 +48,7 @@ describe('pipit CLI commands', () => {
     expect(res.stdout).toMatch(/seconds\s+how long to wait/);
     const json = JSON.parse((await cli(['actions', '--json'])).stdout) as { name: string }[];
     expect(json.map((p) => p.name)).toEqual([
+      'automations',
       'event',
       'http',
       'inspect',

@@ -41,6 +41,7 @@ describe('configuration', () => {
       max_body_bytes: 1048576,
     });
     expect([...config.plugins.keys()].sort()).toEqual([
+      'automations',
       'event',
       'http',
       'inspect',

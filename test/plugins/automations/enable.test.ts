@@ -3,7 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CronRunResult } from '../../../src/cron/scheduler.ts';
 import type { ListOutput } from '../../../src/plugins/automations/wire.ts';
-import { tempDir } from '../../helpers/service.ts';
+import { logBanner } from '../../../src/app/banner.ts';
+import { captureLog, tempDir } from '../../helpers/service.ts';
 import { automationsApp, callAs, ok } from './app.ts';
 
 // Six fields, the seconds last: every second.
@@ -124,5 +125,35 @@ describe('automations.disable of a hook', () => {
     await ok(t, 'automations.disable', { name: 'event.hook.Bell' });
     expect((await call()).statusCode).toBe(404);
     expect(await hookRuns('Bell')).toBe(1);
+  });
+});
+
+describe('where a disabled one shows', () => {
+  it('inspect.get_hooks, inspect.get_crons and the start banner say it is disabled', async () => {
+    await ok(t, 'automations.disable', { name: 'cron.Tick' });
+    await ok(t, 'automations.disable', { name: 'event.hook.Bell' });
+    const crons = await ok<{ name: string; enabled: boolean; next: string | null }[]>(
+      t,
+      'inspect.get_crons',
+    );
+    expect(crons.map((c) => [c.name, c.enabled, c.next === null])).toEqual([
+      ['cron.Tick', false, true],
+      ['cron.Witness', true, false],
+    ]);
+    const hooks = await ok<{ name: string; enabled: boolean; webhook: string | null }[]>(
+      t,
+      'inspect.get_hooks',
+    );
+    expect(hooks.map((h) => [h.name, h.enabled, h.webhook])).toEqual([
+      ['event.hook.OnDoor', true, null],
+      ['event.hook.Bell', false, 'bell'],
+    ]);
+    const { log, lines } = captureLog('info');
+    logBanner(log, t.service, 8008);
+    const text = lines.map((l) => String(l.msg));
+    expect(text).toContain('hooks: OnDoor, Bell (disabled)');
+    expect(text.find((l) => l.startsWith('crons: '))).toMatch(
+      /^crons: Tick \(disabled\), Witness \(next \d{4}-/,
+    );
   });
 });
