@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import type { FastifyServerOptions } from 'fastify';
 
 // Fastify loads Ajv (~90 modules, with its JTD vocabulary) and fast-json-stringify when an app is
-// built, to compile route schemas — and Pipit's routes have none (bodies are checked with zod).
+// built, to compile route schemas — and Pipit's routes have none of those: their schemas are zod,
+// compiled by the app's own compilers (wire/compilers.ts).
 // These factories load them the first time a schema is compiled instead, from fastify's own
 // dependencies: a start-up is ~0.1 s shorter and a few MB smaller. Fastify then counts the
 // compilers as custom, which only means it does not lower-case the keys of a `headers` schema.

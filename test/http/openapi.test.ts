@@ -208,6 +208,41 @@ describe('GET /openapi.json', () => {
     });
   });
 
+  it('describes the bodies the routes check, from the same zod schemas, and checks them after credentials', async () => {
+    const body = (path: string) =>
+      doc.paths[path].post.requestBody.content['application/json'].schema as Json;
+    expect(body('/tokens')).toEqual({ $ref: '#/components/schemas/CreateTokenBody' });
+    expect(body('/auth')).toEqual({ $ref: '#/components/schemas/AuthBody' });
+    expect(doc.paths['/login'].post.requestBody.content).toHaveProperty(
+      'application/x-www-form-urlencoded',
+    );
+    expect(doc.components.schemas.CreateTokenBody).toMatchObject({
+      properties: { password: { writeOnly: true, format: 'password' } },
+      required: ['password'],
+    });
+    expect(doc.paths['/hook/{name}'].post.requestBody.required).toBe(false);
+    // The schema checks the body, with Pipit's message naming each field...
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/tokens',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      payload: JSON.stringify({ password: '', name: 5 }),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().response.errors).toEqual([
+      'field "password": re-enter your password',
+      'field "name": Invalid input: expected string, received number',
+    ]);
+    // ...but only once the caller is known: without credentials, 401 and nothing about the body.
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/tokens',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ password: '' }),
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it('has the YAML procedure with its declared params, the ones without default required', () => {
     expect(doc.components.schemas['Args.procedure.greet']).toMatchObject({
       type: 'object',

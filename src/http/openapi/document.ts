@@ -87,6 +87,9 @@ const finishDocument: ObjectTransform = (input) => {
       required: true,
       content: { 'application/json': { schema: schemaRef('ActionRequest') } },
     };
+  // @fastify/swagger marks every body required; a web hook's is optional (a bare POST is fine).
+  for (const operation of Object.values(paths['/hook/{name}'] ?? {}))
+    if (operation.requestBody) (operation.requestBody as OpenApiObject).required = false;
   const components = doc.components as OpenApiObject;
   return {
     openapi: '3.1.0',
