@@ -1,9 +1,11 @@
 // automations.save and automations.delete: written beside the config or in place (comments kept),
 // checked as at start with errors at their lines, applied without a restart, versions guarded.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GetOutput, SaveOutput } from '../../../src/plugins/automations/wire.ts';
+import { loadConfig } from '../../../src/config/load.ts';
+import { builtinPlugins } from '../../../src/plugins/index.ts';
 import { automationsApp, callAs, ok } from './app.ts';
 
 const CONFIG = `# lights, kept by hand
@@ -207,5 +209,22 @@ describe('the run history', () => {
       caller: { user: 'grace', via: 'token' },
       args: { name: 'cron.Mine' },
     });
+  });
+});
+
+describe('automations.yaml', () => {
+  it('is loaded at start without an include, and once when the config includes it', async () => {
+    await ok(t, 'automations.save', { yaml: 'procedure.saved:\n  - return: 7\n' });
+    const plain = loadConfig({ path: t.configPath, plugins: builtinPlugins });
+    expect(plain.procedures.map((p) => [p.key, p.source])).toEqual([
+      ['procedure.lights(level=3)', t.configPath],
+      ['procedure.saved', join(dir(), 'automations.yaml')],
+    ]);
+    writeFileSync(t.configPath, `include: automations.yaml\n${readFileSync(t.configPath, 'utf8')}`);
+    const included = loadConfig({ path: t.configPath, plugins: builtinPlugins });
+    expect(included.procedures.map((p) => p.key)).toEqual([
+      'procedure.saved',
+      'procedure.lights(level=3)',
+    ]);
   });
 });
