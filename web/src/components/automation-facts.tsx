@@ -30,13 +30,20 @@ export function RunLink({ run }: { run: AutomationRun }) {
   );
 }
 
-/** A date in the browser's time zone, naming the zone (`27 Nov 2026, 07:00:00 CET`). */
+/**
+ * A date in the browser's time zone, naming the zone (`27 Nov 2026, 07:00:00 CET`). The fields are
+ * spelt out: `dateStyle` cannot be combined with `timeZoneName` (a RangeError).
+ */
 export function localTime(iso: string): string {
   return new Date(iso).toLocaleString(undefined, {
-    dateStyle: 'medium',
-    timeStyle: 'medium',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
     timeZoneName: 'short',
-  } as Intl.DateTimeFormatOptions);
+  });
 }
 
 /**

@@ -157,9 +157,13 @@ export function lineErrors(messages: readonly string[]): LineError[] {
   });
 }
 
-/** The address of an automation's page, and of its editor. */
+/**
+ * The address of an automation's page (`/automations/cron.Nightly/`), and of its editor
+ * (`…/edit`). The page's address ends with a slash: names hold dots, and the server takes a last
+ * segment such as `cron.Nightly` for a file (`.Nightly`), answering a reload with a 404.
+ */
 export function automationHref(name: string, edit = false): string {
-  return `/automations/${encodeURIComponent(name)}${edit ? '/edit' : ''}`;
+  return `/automations/${encodeURIComponent(name)}/${edit ? 'edit' : ''}`;
 }
 
 /** The Runs page filtered on an automation's runs. */

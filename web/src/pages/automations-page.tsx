@@ -90,7 +90,9 @@ function AutomationsList() {
  * <AutomationsPage path="/automations/cron.Nightly" />
  */
 export function AutomationsPage({ path }: { path: string }) {
-  const rest = path.startsWith('/automations/') ? path.slice('/automations/'.length) : '';
+  const rest = path.startsWith('/automations/')
+    ? path.slice('/automations/'.length).replace(/\/$/, '')
+    : '';
   if (!rest) return <AutomationsList />;
   if (rest === 'new') return <AutomationEditPage name={null} />;
   if (rest.endsWith('/edit'))
