@@ -42,7 +42,8 @@ export function keepPrevious(file: string, dir: string): string | null {
   const prefix = prefixOf(file);
   const stamp = new Date().toISOString().replace(/[-:]/g, '');
   let copy = join(dir, `${prefix}${stamp}`);
-  for (let i = 1; existsSync(copy); i++) copy = join(dir, `${prefix}${stamp}-${i}`);
+  for (let i = 1; existsSync(copy); i++)
+    copy = join(dir, `${prefix}${stamp}-${String(i).padStart(4, '0')}`);
   copyFileSync(file, copy);
   const copies = readdirSync(dir)
     .filter((f) => f.startsWith(prefix))

@@ -135,16 +135,20 @@ export function errorAt(s: Submitted, message: string, file: string): LineError 
     const line = lineOf(s.counter, stepNode(stepListNode(s), location));
     if (line !== null) return { line, message: text };
   }
-  for (const field of ['cron_expression', 'timezone', 'once', 'if', 'then', 'actions']) {
-    if (!new RegExp(`"${field}"|\\b${field}\\b|^${field}:`).test(text)) continue;
-    const line = lineOf(s.counter, keyNode(s.node, field));
-    if (line !== null) return { line, message: text };
-  }
   if (/event kind/.test(text)) {
-    const line = lineOf(s.counter, keyNode(s.node, 'if'));
-    if (line !== null) return { line: line + 1, message: text };
+    const condition = isMap(s.node) ? (s.node.get('if', true) as Node | undefined) : undefined;
+    const line = lineOf(s.counter, keyNode(condition ?? null, 'type') ?? keyNode(s.node, 'if'));
+    if (line !== null) return { line, message: text };
   }
   const unknown = /unknown keys? "([^"]+)"/.exec(text)?.[1];
   const line = unknown ? lineOf(s.counter, keyNode(s.node, unknown)) : null;
-  return { line: line ?? keyLine, message: text };
+  if (line !== null) return { line, message: text };
+  // A field named in the message: the cron's by name, the others when quoted ("if" is a word too).
+  for (const field of ['cron_expression', 'timezone', 'once', 'if', 'then', 'actions']) {
+    const named = field.includes('_') || field === 'timezone' ? `\\b${field}\\b` : `"${field}"`;
+    if (!new RegExp(named).test(text)) continue;
+    const at = lineOf(s.counter, keyNode(s.node, field));
+    if (at !== null) return { line: at, message: text };
+  }
+  return { line: keyLine, message: text };
 }

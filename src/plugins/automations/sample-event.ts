@@ -16,13 +16,14 @@ import type { Hook } from '../../events/hooks.ts';
  */
 export function sampleEvent(services: Services, hook: Hook, given: unknown): PipitEvent {
   const written = hook.condition?.type;
-  const kind = services.events.kinds.resolve(
+  const kind = resolveKind(
+    services,
     typeof written === 'string' && written.trim() ? written.trim() : CoreKinds.CustomEvent,
   );
   const origin = services.deviceId;
   if (isPlainObject(given)) {
     const { type, ...fields } = given;
-    const as = typeof type === 'string' ? services.events.kinds.resolve(type) : kind;
+    const as = typeof type === 'string' ? resolveKind(services, type) : kind;
     return makeEvent(as, webhookDefaults(hook, fields), origin);
   }
   if (hook.webhook === undefined) {
@@ -41,4 +42,17 @@ export function sampleEvent(services: Services, hook: Hook, given: unknown): Pip
 function webhookDefaults(hook: Hook, fields: Record<string, unknown>): Record<string, unknown> {
   if (hook.webhook === undefined) return fields;
   return { method: 'POST', args: {}, data: null, headers: {}, ...fields, hook: hook.webhook };
+}
+
+// A condition may name its kind by a dotted suffix (`custom.CustomEvent`), which the kinds' resolve
+// does not take: the known kind it ends is meant.
+function resolveKind(services: Services, name: string): string {
+  const kinds = services.events.kinds;
+  try {
+    return kinds.resolve(name);
+  } catch (err) {
+    const known = kinds.list().find((fq) => kindMatches(name, fq));
+    if (known) return known;
+    throw err;
+  }
 }

@@ -5,6 +5,11 @@ import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GetOutput } from '../../../src/plugins/automations/wire.ts';
+import {
+  KEPT_VERSIONS,
+  keepPrevious,
+  previousVersions,
+} from '../../../src/plugins/automations/atomic-write.ts';
 import { automationsApp, callAs, ok } from './app.ts';
 
 const NODE = resolve('node_modules/.bin/node');
@@ -69,5 +74,19 @@ describe('writing a file of automations', () => {
     expect(existsSync(join(dir(), 'automations.yaml'))).toBe(false);
     expect((await callAs(t, 'procedure.n')).reason).toBeUndefined();
     expect((await callAs(t, 'procedure.n')).code).toBe('NOT_FOUND');
+  });
+});
+
+describe('previous versions', () => {
+  it('keeps the newest 20 copies of each file, oldest removed first', () => {
+    const history = join(dir(), 'data', 'automations-history');
+    for (let i = 0; i < KEPT_VERSIONS + 3; i++) {
+      writeFileSync(t.configPath, `# version ${i}\n`);
+      keepPrevious(t.configPath, history);
+    }
+    const kept = previousVersions(t.configPath, history);
+    expect(kept).toHaveLength(KEPT_VERSIONS);
+    expect(readFileSync(kept[0]!, 'utf8')).toBe('# version 3\n');
+    expect(readFileSync(kept.at(-1)!, 'utf8')).toBe(`# version ${KEPT_VERSIONS + 2}\n`);
   });
 });

@@ -135,6 +135,21 @@ describe('automations.save validation', () => {
       'procedure.p:\n  - action: utils.echo\n  - if ${1 +}:\n      - return: 1\n',
       /^line 3: procedure\.p step 2: /,
     ],
+    [
+      'an unknown event kind in a flow mapping',
+      'event.hook.H:\n  then: [{action: utils.echo}]\n  if: {type: CustomEvnt}\n',
+      /^line 3: .*unknown event kind "CustomEvnt"/,
+    ],
+    [
+      'an unknown key of a hook',
+      'event.hook.H:\n  if: {type: CustomEvent}\n  then: [{action: utils.echo}]\n  than: []\n',
+      /^line 4: unknown key "than"/,
+    ],
+    [
+      'a bad argument in a nested step',
+      'cron.C:\n  cron_expression: "0 1 * * *"\n  actions:\n    - for x in ${[1, 2]}:\n        - action: utils.sleep\n          args: {seconds: 1, sekonds: 2}\n',
+      /^line 6: cron\.C step 1 > for step 1: utils\.sleep: .*sekonds/,
+    ],
     ['bad YAML', 'procedure.p:\n  - action: [utils.echo\n', /^line \d: not valid YAML/],
     [
       'two automations at once',
