@@ -104,6 +104,30 @@ describe('web UI: Automations', () => {
     await e2e?.close();
   });
 
+  it('downloads the Automations pages and the editor only when they are opened', async () => {
+    const { page: other } = await e2e.newPage();
+    const scripts: string[] = [];
+    other.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    await signIn(other, '/execute');
+    await other.getByRole('heading', { name: 'Execute', level: 1 }).waitFor();
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((s) => /automations-page|yaml-editor/.test(s))).toEqual([]);
+    await other
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: 'Automations' })
+      .click();
+    await other.getByRole('heading', { name: 'Automations', level: 1 }).waitFor();
+    expect(scripts.some((s) => s.includes('automations-page'))).toBe(true);
+    expect(scripts.filter((s) => s.includes('yaml-editor'))).toEqual([]);
+    await other.getByRole('link', { name: 'New automation' }).first().click();
+    await other.getByRole('button', { name: 'Start from the cron template' }).click();
+    await other.getByRole('textbox', { name: EDITOR }).waitFor();
+    expect(scripts.some((s) => s.includes('yaml-editor'))).toBe(true);
+    await other.context().close();
+  }, 60_000);
+
   it('lists every automation with where it is defined, its last run, URL and condition', async () => {
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     await expect(

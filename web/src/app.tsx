@@ -7,7 +7,7 @@ import { Sidebar } from './components/sidebar.tsx';
 import { messagesOf, setSessionLostHandler } from './lib/api.ts';
 import { fetchAuthStatus, logout } from './lib/auth.ts';
 import { navigate, usePath } from './lib/router.ts';
-import { AutomationsPage } from './pages/automations-page.tsx';
+import { AutomationsLazy } from './pages/automations-lazy.tsx';
 import { EventsPage } from './pages/events-page.tsx';
 import { ExecutePage } from './pages/execute-page.tsx';
 import { RunsPage } from './pages/runs-page.tsx';
@@ -110,7 +110,7 @@ export function App() {
             {page === '/execute' ? <ExecutePage /> : null}
             {page === '/runs' ? <RunsPage path={path} /> : null}
             {page === '/events' ? <EventsPage /> : null}
-            {page === '/automations' ? <AutomationsPage path={path} /> : null}
+            {page === '/automations' ? <AutomationsLazy path={path} /> : null}
             {page === '/settings' ? <SettingsPage username={session.username} path={path} /> : null}
           </main>
         </div>
