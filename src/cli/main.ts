@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { isPipitError, PipitError, toPipitError } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
 import {
@@ -23,8 +23,8 @@ import type { ResponseMessage } from '../core/messages.ts';
 import { LOCAL_CALLER } from '../core/runs.ts';
 import { pipitVersion } from '../lib/version.ts';
 import { parseCliArgs } from './args.ts';
+import { addAccountCommands } from './accounts.ts';
 import { addPluginCommands, pluginRows } from './plugin.ts';
-import { readPassword } from './prompt.ts';
 
 const program = new Command('pipit')
   .description(
@@ -304,80 +304,7 @@ program
     }
   });
 
-const user = program.command('user').description('manage users');
-user
-  .command('add <name>')
-  .description('add a user (the password is asked for, or read with --password-stdin)')
-  .option('--password-stdin', 'read the password from standard input')
-  .option('--local', LOCAL_HELP)
-  .action(async (name: string, opts: { passwordStdin?: boolean; local?: boolean }) => {
-    const password = await readPassword(`Password for ${name}: `, {
-      fromStdin: Boolean(opts.passwordStdin),
-      command: `user add ${name}`,
-    });
-    print(await command('user.add', { name, password }, opts));
-  });
-user
-  .command('list')
-  .description('list the users')
-  .option('--local', LOCAL_HELP)
-  .action(async (opts: { local?: boolean }) => print(await command('user.list', {}, opts)));
-user
-  .command('passwd <name>')
-  .description("change a user's password (asked for, or read with --password-stdin)")
-  .option('--password-stdin', 'read the password from standard input')
-  .option('--local', LOCAL_HELP)
-  .action(async (name: string, opts: { passwordStdin?: boolean; local?: boolean }) => {
-    const password = await readPassword(`New password for ${name}: `, {
-      fromStdin: Boolean(opts.passwordStdin),
-      command: `user passwd ${name}`,
-    });
-    print(await command('user.passwd', { name, password }, opts));
-  });
-user
-  .command('remove <name>')
-  .description('remove a user')
-  .option('--local', LOCAL_HELP)
-  .action(async (name: string, opts: { local?: boolean }) =>
-    print(await command('user.remove', { name }, opts)),
-  );
-
-const token = program.command('token').description('manage API tokens');
-token
-  .command('create <user>')
-  .description('create an API token for a user and print it')
-  .option('--name <name>', 'a name to recognise the token by')
-  .addOption(
-    new Option('--expiry-days <days>', 'days until it expires (default: never)').argParser(Number),
-  )
-  .option('--local', LOCAL_HELP)
-  .action(async (name: string, opts: { name?: string; expiryDays?: number; local?: boolean }) =>
-    print(
-      await command(
-        'token.create',
-        {
-          user: name,
-          ...(opts.name === undefined ? {} : { name: opts.name }),
-          ...(opts.expiryDays === undefined ? {} : { expiry_days: opts.expiryDays }),
-        },
-        opts,
-      ),
-    ),
-  );
-token
-  .command('list <user>')
-  .description("list a user's API tokens")
-  .option('--local', LOCAL_HELP)
-  .action(async (name: string, opts: { local?: boolean }) =>
-    print(await command('token.list', { user: name }, opts)),
-  );
-token
-  .command('revoke <user> <id>')
-  .description("revoke one of a user's API tokens by its id")
-  .option('--local', LOCAL_HELP)
-  .action(async (name: string, id: string, opts: { local?: boolean }) =>
-    print(await command('token.revoke', { user: name, id }, opts)),
-  );
+addAccountCommands(program, { command, print, localHelp: LOCAL_HELP });
 
 program.parseAsync().catch((err: unknown) => {
   const error = toPipitError(err, 'INTERNAL');

@@ -117,6 +117,8 @@ const instances = defineAction({
 
 export default definePlugin({
   name: 'inspect',
+  // It lists the registry, the hooks and the crons: the whole service, not a plugin's share.
+  privileged: true,
   summary:
     'Describes what this instance can do (plugins, actions, procedures) and which instances share its cluster.',
   enabledByDefault: true,

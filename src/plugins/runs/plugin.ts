@@ -17,6 +17,8 @@ import type { RunsState } from './state.ts';
  */
 export default definePlugin<RunsConfig, RunsState>({
   name: 'runs',
+  // It reads and prunes the run history in the store, which a plugin package cannot reach.
+  privileged: true,
   summary:
     'Run history: every action, procedure, hook and cron run with its arguments (secrets masked), outcome and errors; list, show and replay.',
   enabledByDefault: true,
