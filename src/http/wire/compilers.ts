@@ -1,5 +1,6 @@
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
+import { ZodType } from 'zod';
 import type { z } from 'zod';
 import { parseBody } from '../../core/parse-body.ts';
 
@@ -15,15 +16,18 @@ type HttpPart = 'body' | 'querystring' | 'params' | 'headers';
  * @example
  * app.setValidatorCompiler(validatorCompiler);
  */
-export const validatorCompiler: FastifySchemaCompiler<z.ZodType> =
-  ({ schema }) =>
-  (data) => {
+export const validatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, method, url }) => {
+  // Refused when the app is made, not at the first request: a route's schemas are zod here.
+  if (!(schema instanceof ZodType))
+    throw new TypeError(`${method} ${url}: route schemas are zod schemas (see src/http/wire/)`);
+  return (data) => {
     try {
       return { value: parseBody(schema, data) };
     } catch (err) {
       return { error: err as Error };
     }
   };
+};
 
 /**
  * Writes a route's answers with their zod schemas (fastify-type-provider-zod's): fields a schema
