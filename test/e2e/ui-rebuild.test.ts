@@ -17,12 +17,17 @@ const app = Fastify();
 let browser: Browser;
 let url: string;
 
-/** What a rebuild with changed sources leaves: every asset under a new hashed name. */
+/**
+ * What a rebuild with changed sources leaves: every asset of the first page (those index.html
+ * names) under a new hashed name, returned. Chunks loaded later (the Automations pages, the
+ * editor) are left as they are: the first page does not fetch them.
+ */
 function rebuild(tag: string): string[] {
   const assets = join(dir, 'assets');
   let index = readFileSync(join(dir, 'index.html'), 'utf8');
   const renamed: string[] = [];
   for (const name of readdirSync(assets)) {
+    if (!index.includes(`/assets/${name}`)) continue;
     const next = name.replace(/-([\w-]+)\./, `-${tag}$1.`);
     renameSync(join(assets, name), join(assets, next));
     index = index.replaceAll(`/assets/${name}`, `/assets/${next}`);
