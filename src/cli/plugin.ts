@@ -14,6 +14,8 @@ export interface PluginRow {
   /** `started`/`failed` from the running service; `not running` when none runs. */
   state: string;
   error?: string;
+  /** What the plugin last said of its link to what it drives (a bridge, a broker). */
+  link?: { connected: boolean; detail?: string };
 }
 
 /**
@@ -26,7 +28,14 @@ export interface PluginRow {
 export function pluginRows(
   config: LoadedConfig,
   plugins: readonly PluginDef[],
-  running: readonly { name: string; state: string; error?: string }[] | undefined,
+  running:
+    | readonly {
+        name: string;
+        state: string;
+        error?: string;
+        link?: { connected: boolean; detail?: string };
+      }[]
+    | undefined,
 ): PluginRow[] {
   const live = new Map(running?.map((p) => [p.name, p]));
   return plugins
@@ -41,6 +50,7 @@ export function pluginRows(
         enabled,
         state: !running ? 'not running' : here ? here.state : enabled ? 'not started' : 'off',
         ...(error ? { error } : {}),
+        ...(here?.link ? { link: here.link } : {}),
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -81,7 +91,7 @@ export function addPluginCommands(
       const width = Math.max(...rows.map((r) => r.name.length));
       for (const r of rows)
         process.stdout.write(
-          `${r.name.padEnd(width)}  ${r.version.padEnd(8)}  ${r.enabled ? 'enabled ' : 'off     '}  ${r.state.padEnd(11)}  ${r.from}${r.error ? `\n${' '.repeat(width + 2)}error: ${r.error}` : ''}\n`,
+          `${r.name.padEnd(width)}  ${r.version.padEnd(8)}  ${r.enabled ? 'enabled ' : 'off     '}  ${r.state.padEnd(11)}  ${r.from}${r.link ? `\n${' '.repeat(width + 2)}${r.link.connected ? 'connected' : 'not connected'}${r.link.detail ? `: ${r.link.detail}` : ''}` : ''}${r.error ? `\n${' '.repeat(width + 2)}error: ${r.error}` : ''}\n`,
         );
     });
 }

@@ -120,6 +120,7 @@ export function serviceStatus(s: Service) {
           : {}),
         state: p.failed === undefined ? 'started' : 'failed',
         ...(p.failed === undefined ? {} : { error: p.failed }),
+        ...(p.failed === undefined && p.def.health ? { link: p.def.health(p.state) } : {}),
       }))
       .sort((a, b) => a.name.localeCompare(b.name)),
   };

@@ -112,6 +112,8 @@ export interface PluginDef<C = unknown, S = unknown> {
   privileged?: boolean;
   init?(ctx: PluginInitContext<C>): S | Promise<S>;
   stop?(state: S): void | Promise<void>;
+  /** Its link to what it drives, as it last reported it (`pipit status`); undefined: none. */
+  health?(state: S): { connected: boolean; detail?: string } | undefined;
   /**
    * HTTP routes the plugin serves when the HTTP backend is on (e.g. an OAuth callback). Routes are
    * unauthenticated unless the plugin guards them itself.

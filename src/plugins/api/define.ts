@@ -6,15 +6,29 @@ import type { KeyValueStore } from '../../core/key-value.ts';
 import type { Services } from '../../core/services.ts';
 import { KIND_PREFIX } from '../../events/kinds.ts';
 import { didYouMean } from '../../lib/suggest.ts';
-import type { PluginAction, PluginActionContext, PluginManifest, PluginRoute } from './manifest.ts';
+import type {
+  PluginAction,
+  PluginActionContext,
+  PluginManifest,
+  PluginRoute,
+  PluginStatus,
+} from './manifest.ts';
 
-/** What a plugin defined with {@link definePlugin} keeps as its state inside Pipit. */
-interface Held<S> {
+/**
+ * What a plugin defined with {@link definePlugin} keeps as its state inside Pipit: the state its
+ * `init` returned, and what its actions' context is made of.
+ *
+ * @example
+ * const def: PluginDef<Config, Held<State>> = definePlugin(manifest);
+ */
+export interface Held<S> {
   user: S;
   kv: KeyValueStore;
   fire: PluginActionContext<S>['fire'];
   stopping: AbortController;
   services: Services;
+  /** What the plugin last reported with `setStatus` (absent: it reports nothing). */
+  status?: PluginStatus;
 }
 
 /**
@@ -76,11 +90,19 @@ export function definePlugin<C, S>(manifest: PluginManifest<C, S>): PluginDef<C,
       const fire = fireFor(services);
       const run = (action: string, args: Record<string, unknown> = {}) =>
         services.run(action, args, { signal: stopping.signal });
-      const user = manifest.init
-        ? await manifest.init({ config, log, kv, fire, run, signal: stopping.signal })
+      const held = { kv, fire, stopping, services } as Held<S>;
+      const setStatus = (status: PluginStatus) => {
+        held.status = {
+          connected: status.connected,
+          ...(status.detail ? { detail: status.detail } : {}),
+        };
+      };
+      held.user = manifest.init
+        ? await manifest.init({ config, log, kv, fire, run, signal: stopping.signal, setStatus })
         : (undefined as S);
-      return { user, kv, fire, stopping, services };
+      return held;
     },
+    health: (held) => held.status,
     async stop(held) {
       held.stopping.abort(new Error(`plugin "${manifest.name}" is stopping`));
       await manifest.stop?.(held.user);

@@ -8,6 +8,7 @@ export type {
   PluginManifest,
   PluginRequest,
   PluginRoute,
+  PluginStatus,
 } from './manifest.ts';
 export type { KeyValueStore } from '../../core/key-value.ts';
 export { secret } from '../../core/action.ts';

@@ -26,6 +26,18 @@ export interface PluginContext<C> {
   run(action: string, args?: Record<string, unknown>): Promise<unknown>;
   /** Aborted when the plugin is stopped (shutdown): end timers and connections on it. */
   signal: AbortSignal;
+  /**
+   * Reports the plugin's link to what it drives (a bridge, a broker), shown by `pipit status` and
+   * `pipit plugin list`: `setStatus({ connected: false, detail: 'reconnecting in 4 s' })`.
+   */
+  setStatus(status: PluginStatus): void;
+}
+
+/** What a plugin says of its link to what it drives. */
+export interface PluginStatus {
+  connected: boolean;
+  /** One line for people: what is wrong, or where it is connected. */
+  detail?: string;
 }
 
 /** What an action's `run` receives besides its validated arguments. */

@@ -45,6 +45,7 @@ describe('the plugin context', () => {
         kv: 'object',
         log: 'object',
         run: 'function',
+        setStatus: 'function',
         signal: 'object',
       },
       // The key-value store is three calls on a plain frozen object: no handle behind it.
