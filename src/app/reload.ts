@@ -37,6 +37,23 @@ function restartNeeded(before: LoadedConfig, after: LoadedConfig): string[] {
   return changed;
 }
 
+// The configuration file as it is now (or with `files` read instead of the disk), checked as a
+// reload checks it.
+async function loadNext(
+  service: Service,
+  files?: ReadonlyMap<string, string>,
+): Promise<LoadedConfig> {
+  const next = loadConfig({
+    path: service.config.path,
+    // Packages are found again (a new `plugins:` list is checked, and applies at a restart).
+    plugins: service.plugins.filter((def) => !def.from),
+    packages: pluginPackages,
+    ...(files ? { files } : {}),
+  });
+  // Sections of plugins that were off are checked too (their modules load for it).
+  return (await loadEnabledPlugins(next, service.plugins)).config;
+}
+
 /**
  * Reloads the configuration file and the scripts of a running service (SIGHUP, Settings → Reload,
  * `POST /reload`): procedures, hooks, crons, scripts and the log level take effect at once. A new
@@ -53,14 +70,7 @@ export async function reloadService(service: Service): Promise<ReloadResult> {
   let next: LoadedConfig;
   let layer;
   try {
-    next = loadConfig({
-      path: before.path,
-      // Packages are found again (a new `plugins:` list is checked, and applies at a restart).
-      plugins: service.plugins.filter((def) => !def.from),
-      packages: pluginPackages,
-    });
-    // Sections of plugins that were off are checked too (their modules load for it).
-    next = (await loadEnabledPlugins(next, service.plugins)).config;
+    next = await loadNext(service);
     // A new scripts_dir applies now, new file.roots at the next start: both meet the running roots.
     refuseFileRootsOverPipit(next, [before]);
     layer = await buildUserLayer(next, service.services, {
@@ -120,8 +130,8 @@ export function userConfigPort(service: Service): UserConfigPort {
       ...service.config.crons,
     ],
     async check(files) {
-      let next = loadConfig({ path: service.config.path, plugins: service.plugins, files });
-      next = (await loadEnabledPlugins(next, service.plugins)).config;
+      const next = await loadNext(service, files);
+      refuseFileRootsOverPipit(next, [service.config]);
       const layer = await buildUserLayer(next, service.services, {
         generation,
         loadScripts: false,

@@ -25,6 +25,8 @@ export default definePlugin<unknown, AutomationsState>({
   summary:
     'Lists, shows, edits, deletes, switches off and tests the procedures, hooks and crons (YAML and scripts).',
   enabledByDefault: true,
+  // It edits the configuration, reloads it, reads the run history and switches hooks and crons.
+  privileged: true,
   actions: [list, get, save, remove, enable, disable, test],
   init: ({ services }) => {
     const state = automationsState(services.store.pluginKv('automations'));
