@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startPipitProcess } from '../helpers/process.ts';
@@ -267,6 +268,32 @@ describe('web UI: Automations', () => {
       action: 'procedure.double',
     });
     expect(runs.runs).toHaveLength(0);
+  }, 60_000);
+
+  it("shows a script's automation with its source, read-only", async () => {
+    const scripts = join(dirname(e2e.configPath), 'scripts');
+    mkdirSync(scripts, { recursive: true });
+    const file = join(scripts, 'ping.ts');
+    const source =
+      "import { hook } from 'pipit';\n// Answers a ping.\nhook('CustomEvent', { subtype: 'ping' }, () => ({ pong: true }), { name: 'Ping' });\n";
+    writeFileSync(file, source);
+    const res = await fetch(`${e2e.url}/reload`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+
+    await page.goto('/automations?search=Ping');
+    const card = page.getByRole('listitem').filter({ hasText: 'event.hook.Ping' });
+    await expect(card.innerText()).resolves.toMatch(/ping\.ts/);
+    await card.getByRole('link', { name: 'event.hook.Ping' }).click();
+    await page.getByRole('heading', { name: 'Script', level: 2 }).waitFor();
+    await page.getByText(file, { exact: true }).waitFor();
+    await expect(page.locator('pre.automation-code').textContent()).resolves.toBe(source);
+    // Read-only: no editor, no delete.
+    await page.getByText('Defined by a script: change it in its file.').waitFor();
+    await expect(page.getByRole('link', { name: 'Edit' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Delete…' }).count()).resolves.toBe(0);
   }, 60_000);
 
   it('refuses a save over a change made in another tab, and loads the latest', async () => {
