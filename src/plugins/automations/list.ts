@@ -3,6 +3,7 @@ import { actionsFor } from '../../core/action.ts';
 import { inventory } from './inventory.ts';
 import type { AutomationsState } from './state.ts';
 import { summarize } from './summary.ts';
+import type { KeyLines } from './summary.ts';
 import { AutomationKind, ListOutput } from './wire.ts';
 
 const defineAction = actionsFor<AutomationsState>();
@@ -35,9 +36,10 @@ export const list = defineAction({
   result: ListOutput,
   run: (args, { state, services }): ListOutput => {
     const needle = args.search?.toLowerCase();
+    const lines: KeyLines = new Map();
     const automations = inventory(services)
       .filter((a) => args.kind === undefined || a.kind === args.kind)
-      .map((a) => summarize(services, state, a))
+      .map((a) => summarize(services, state, a, lines))
       .filter(
         (a) =>
           (args.failing === undefined || (a.last_run?.outcome === 'failed') === args.failing) &&

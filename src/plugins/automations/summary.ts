@@ -1,20 +1,33 @@
+import { readFileSync } from 'node:fs';
 import type { Services } from '../../core/services.ts';
-import { locate } from './inventory.ts';
 import type { Automation } from './inventory.ts';
 import { conditionInWords } from './outline.ts';
 import { recentRuns } from './runs-of.ts';
+import { splitBlocks } from './yaml-text.ts';
 import type { AutomationsState } from './state.ts';
 import type { AutomationSource, AutomationSummary } from './wire.ts';
 
-function sourceOf(a: Automation): AutomationSource {
-  if (a.key === null) return { type: 'script', file: a.file };
-  let line = 1;
-  try {
-    line = locate(a.file, a.key).block.keyLine + 1;
-  } catch {
-    // The file changed since the last reload: the automation runs as loaded, shown at its top.
+/** Key lines of the YAML files read for one answer: a file is parsed once for all its keys. */
+export type KeyLines = Map<string, Map<string, number>>;
+
+function keyLine(file: string, key: string, cache: KeyLines): number {
+  let lines = cache.get(file);
+  if (!lines) {
+    lines = new Map();
+    try {
+      for (const block of splitBlocks(readFileSync(file, 'utf8'), file).blocks)
+        lines.set(block.key, block.keyLine + 1);
+    } catch {
+      // Unreadable or changed since the last reload: its automations run as loaded, shown at line 1.
+    }
+    cache.set(file, lines);
   }
-  return { type: 'yaml', file: a.file, line };
+  return lines.get(key) ?? 1;
+}
+
+function sourceOf(a: Automation, cache: KeyLines): AutomationSource {
+  if (a.key === null) return { type: 'script', file: a.file };
+  return { type: 'yaml', file: a.file, line: keyLine(a.file, a.key, cache) };
 }
 
 /**
@@ -27,13 +40,14 @@ export function summarize(
   services: Services,
   state: AutomationsState,
   a: Automation,
+  cache: KeyLines = new Map(),
 ): AutomationSummary {
   const enabled = a.kind === 'procedure' || !state.disabled.has(a.name);
   const p = a.procedure;
   return {
     name: a.name,
     kind: a.kind,
-    source: sourceOf(a),
+    source: sourceOf(a, cache),
     editable: a.key !== null,
     enabled,
     last_run: recentRuns(services, a, 1)[0] ?? null,
