@@ -96,8 +96,16 @@ export const save = defineAction({
           );
         next = appendBlock(current, text);
       }
-      await validateSubmitted(submitted, services, file, next);
+      const warnings = await validateSubmitted(submitted, services, file, next);
       await applyChange(services, file, next);
-      return { name, version: locate(file, submitted.key).version, created: !existing, file };
+      return {
+        name,
+        version: locate(file, submitted.key).version,
+        created: !existing,
+        file,
+        warnings: warnings.filter(
+          (w) => w.includes(`${file}: ${submitted.key}`) || w.includes(name),
+        ),
+      };
     }),
 });

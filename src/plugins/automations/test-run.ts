@@ -100,7 +100,7 @@ async function runProcedureNow(
   const { message, error } = await ctx.services.execute(
     { type: 'request', action: a.name, args },
     {
-      target: 'automations',
+      transport: 'automations',
       runId,
       signal: ctx.signal,
       ...(ctx.caller ? { caller: ctx.caller } : {}),

@@ -182,6 +182,11 @@ export const SaveOutput = z
     version: z.string().describe('its new version (for the next save)'),
     created: z.boolean().describe('true when it is new (written to automations.yaml)'),
     file: z.string().describe('the file written'),
+    warnings: z
+      .array(z.string())
+      .describe(
+        'what loads but deserves a look, about this automation (e.g. an action of a plugin that is not enabled or not installed: it fails when it runs)',
+      ),
   })
   .describe('the saved automation, in effect at once');
 export type SaveOutput = z.output<typeof SaveOutput>;

@@ -38,7 +38,7 @@ export async function callAs(
 }> {
   const result = await t.service.execute(
     { type: 'request', action, args },
-    { target: 'http', caller },
+    { transport: 'http', caller },
   );
   return {
     output: result.message.response.output,

@@ -51,6 +51,20 @@ describe('automations.save of a new automation', () => {
     expect((await callAs(t, 'procedure.bye')).output).toBe('bye');
   });
 
+  it('saves a call of a plugin Pipit does not have, with a warning (as at start)', async () => {
+    const saved = await ok<SaveOutput>(t, 'automations.save', {
+      yaml: 'procedure.hue:\n  - action: light.hue.on\n',
+    });
+    expect(saved.warnings).toHaveLength(1);
+    expect(saved.warnings[0]).toMatch(
+      /plugin "light\.hue" is not installed: procedure\.hue step 1/,
+    );
+    const plain = await ok<SaveOutput>(t, 'automations.save', {
+      yaml: 'procedure.plain:\n  - return: 1\n',
+    });
+    expect(plain.warnings).toEqual([]);
+  });
+
   it('refuses a name that exists (CONFLICT), and a script automation (FORBIDDEN)', async () => {
     const dup = await callAs(t, 'automations.save', {
       yaml: 'cron.Nightly:\n  cron_expression: "0 1 * * *"\n  actions: [{action: utils.echo}]\n',
