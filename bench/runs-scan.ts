@@ -38,11 +38,11 @@ function runAt(i: number): FinishedRun {
 }
 
 const FILTERS: Record<string, unknown>[] = [
-  { origin: 'hook', action: 'utils.echo' }, // contexts skip all but the oldest batch
+  { transport: 'hook', action: 'utils.echo' }, // contexts skip all but the oldest batch
   { text: 'message 7' }, // found in the newest batches
   { text: '"runs"' }, // in every batch's text, in no run: every batch is decoded
   { outcome: 'failed' }, // skipped by SQLite
-  { origin: 'hook', limit: 500 },
+  { transport: 'hook', limit: 500 },
 ];
 
 const pipit = await startBenchService({}, undefined, 'runs: {max_runs: 1000000}');
@@ -62,7 +62,7 @@ try {
       const t0 = performance.now();
       const res = await pipit.service.execute(
         { type: 'request', action: 'runs.list', args },
-        { target: 'bench' },
+        { transport: 'bench' },
       );
       const ms = performance.now() - t0;
       delay.disable();

@@ -114,7 +114,7 @@ export async function benchSpotify(opts: {
         const started = performance.now();
         const { message } = await service.execute(
           { type: 'request', action: `music.spotify.${action}`, args },
-          { target: 'library' },
+          { transport: 'library' },
         );
         const ms = performance.now() - started;
         const used = process.cpuUsage(cpu);

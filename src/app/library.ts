@@ -76,7 +76,7 @@ export async function run(
         args,
         ...(opts.target === undefined ? {} : { target: opts.target }),
       },
-      { target: 'library' },
+      { transport: 'library' },
     ),
   );
 }

@@ -58,7 +58,7 @@ export interface Service {
  *
  * @example
  * const service = await createService(loadConfig({ path: null, plugins: builtinPlugins }));
- * await service.execute({ type: 'request', action: 'utils.echo' }, { target: 'cli' });
+ * await service.execute({ type: 'request', action: 'utils.echo' }, { transport: 'cli' });
  * await service.close();
  */
 export async function createService(
@@ -149,7 +149,7 @@ export async function createService(
       return outputOrThrow(
         await services.execute(
           { type: 'request', action, args },
-          { target: 'library', ...runOpts },
+          { transport: 'library', ...runOpts },
         ),
       );
     },

@@ -174,7 +174,7 @@ program
       const message = (await viaService(opts, {
         remote: (control) => control.call({ kind: 'execute', request }),
         local: async (service) =>
-          (await service.execute(request, { target: 'cli', caller: LOCAL_CALLER })).message,
+          (await service.execute(request, { transport: 'cli', caller: LOCAL_CALLER })).message,
       })) as ResponseMessage;
       print(message);
       if (message.response.errors.length || replayFailed(action, message)) process.exitCode = 1;

@@ -42,7 +42,7 @@ interface Pending {
  * timeout (the instance died mid-request, or is stuck) is TIMEOUT.
  *
  * @example
- * const result = await requests.send({ type: 'request', action: 'utils.echo', target: 'hall' }, { target: 'http' });
+ * const result = await requests.send({ type: 'request', action: 'utils.echo', target: 'hall' }, { transport: 'http' });
  */
 export class Requests {
   readonly #opts: RequestsOptions;
@@ -96,7 +96,7 @@ export class Requests {
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       const pending: Pending = {
         target,
-        transport: opts.target,
+        transport: opts.transport,
         resolve: (result) => settle(() => resolve(result)),
         reject: (error) => settle(() => reject(error)),
       };

@@ -67,7 +67,7 @@ export async function serveRequest(msg: RequestWire, opts: ServeOptions): Promis
   try {
     if (refusal) throw new PipitError('UNAVAILABLE', refusal);
     result = await opts.execute()(request, {
-      target: 'cluster',
+      transport: 'cluster',
       caller: callerOf(msg),
       depth: msg.depth,
       signal: AbortSignal.timeout(Math.max(1, msg.deadline - Date.now())),

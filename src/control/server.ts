@@ -20,7 +20,7 @@ async function answer(service: Service, line: string): Promise<string> {
     id = message.id;
     if (message.kind === 'execute') {
       const { json } = responseJson(
-        await service.execute(message.request, { target: 'cli', caller: LOCAL_CALLER }),
+        await service.execute(message.request, { transport: 'cli', caller: LOCAL_CALLER }),
       );
       return `{"id":${JSON.stringify(id)},"ok":true,"result":${json}}`;
     }

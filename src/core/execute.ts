@@ -19,8 +19,11 @@ export const MAX_PROCEDURE_DEPTH = 32;
 
 /** Who is calling and how, for one `execute()` call. */
 export interface ExecuteOptions {
-  /** The transport the response goes back to: `http`, `ws`, `cli`, `library`, `cron`, `hook`... */
-  target: string;
+  /**
+   * The transport the call came over and its response goes back to: `http`, `ws`, `cli`,
+   * `library`, `cron`, `hook`... (the run history's `transport`; `runs.list` filters on it).
+   */
+  transport: string;
   signal?: AbortSignal;
   /** Procedure nesting depth (0 for a transport's call). */
   depth?: number;
@@ -85,7 +88,7 @@ const STEP_TARGETS: ReadonlySet<string> = new Set(['procedure', 'hook', 'cron'])
  *
  * @example
  * const execute = createExecute({ registry, deviceId: 'pi', log, services: () => services });
- * const { message } = await execute({ type: 'request', action: 'utils.echo', args: { text: 'hi' } }, { target: 'cli' });
+ * const { message } = await execute({ type: 'request', action: 'utils.echo', args: { text: 'hi' } }, { transport: 'cli' });
  */
 export function createExecute(deps: {
   registry: Registry;
@@ -169,7 +172,7 @@ export function createExecute(deps: {
           );
         const routed = deps
           .remote(request, opts)
-          .catch((err: unknown) => failed(id, opts.target, actionName, err));
+          .catch((err: unknown) => failed(id, opts.transport, actionName, err));
         if (!record) return routed;
         return routed.then((result) => finish(record, result));
       }
@@ -209,18 +212,18 @@ export function createExecute(deps: {
         output = runGuarded(() => resolved.action.run(valid, ctx));
       }
     } catch (err) {
-      const result = failed(id, opts.target, actionName, err);
+      const result = failed(id, opts.transport, actionName, err);
       return record ? finish(record, result) : result;
     }
     const succeeded = (value: unknown): ExecuteResult => {
       if (started >= 0)
         log.debug({ action: actionName, ms: performance.now() - started }, 'executed');
-      const result = respond(id, opts.target, value);
+      const result = respond(id, opts.transport, value);
       return record ? finish(record, result, value) : result;
     };
     return output instanceof Promise
       ? output.then(succeeded, (err: unknown) => {
-          const result = failed(id, opts.target, actionName, err);
+          const result = failed(id, opts.transport, actionName, err);
           return record ? finish(record, result) : result;
         })
       : succeeded(output);
@@ -235,7 +238,7 @@ export function createExecute(deps: {
 
 function recordOf(runs: RunObservers, opts: ExecuteOptions): RunRecord {
   return new RunRecord(runs, {
-    transport: opts.target,
+    transport: opts.transport,
     caller: opts.caller,
     trigger: opts.trigger,
     replay_of: opts.replayOf,
@@ -300,7 +303,10 @@ function runGuarded(fn: () => unknown): unknown {
 }
 
 function asActionFailure(err: unknown): PipitError {
-  if (err instanceof PipitError && err.code === 'ACTION_FAILED') return err;
+  // A conflict refuses the request itself, with nothing changed: the caller's copy is stale (an
+  // automation saved since it was opened) or the thing is busy. HTTP 409, not an action failure.
+  if (err instanceof PipitError && (err.code === 'ACTION_FAILED' || err.code === 'CONFLICT'))
+    return err;
   const message = err instanceof Error ? err.message : String(err);
   const code = err instanceof PipitError ? err.code : undefined;
   return new PipitError('ACTION_FAILED', message || 'the action failed without a message', {

@@ -10,7 +10,7 @@ import { buildResponse } from './messages.ts';
  * with the same id that names the problem, instead of an exception outside any error handling.
  *
  * @example
- * const { json, result } = responseJson(await service.execute(raw, { target: 'ws' }));
+ * const { json, result } = responseJson(await service.execute(raw, { transport: 'ws' }));
  * socket.send(json);
  */
 export function responseJson(result: ExecuteResult): { json: string; result: ExecuteResult } {

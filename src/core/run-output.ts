@@ -15,7 +15,7 @@ export interface RunAnswer {
  * unknown action from a failed one whichever it used.
  *
  * @example
- * const out = outputOrThrow(await execute({ type: 'request', action: 'utils.echo' }, { target: 'library' }));
+ * const out = outputOrThrow(await execute({ type: 'request', action: 'utils.echo' }, { transport: 'library' }));
  */
 export function outputOrThrow(answer: RunAnswer): unknown {
   const { output, errors } = answer.message.response;

@@ -14,7 +14,7 @@ export interface Caller {
  * The caller of the CLI and control socket: whoever can open the 0600 socket, i.e. the operator.
  *
  * @example
- * await service.execute(request, { target: 'cli', caller: LOCAL_CALLER });
+ * await service.execute(request, { transport: 'cli', caller: LOCAL_CALLER });
  */
 export const LOCAL_CALLER: Caller = { user: '(local)', via: 'local' };
 

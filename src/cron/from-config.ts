@@ -60,7 +60,7 @@ export function cronFromConfig(section: UserSection, services: () => Services): 
         {},
         {
           signal,
-          execute: stepExecutor(services(), { target: 'cron', depth: 0, signal }),
+          execute: stepExecutor(services(), { transport: 'cron', depth: 0, signal }),
           config: (key) => services().configValue(key),
         },
       );

@@ -110,7 +110,7 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
     condition: condition as Record<string, unknown>,
     ...webhookOf(condition as Record<string, unknown>),
     run: (event, ctx) => {
-      const execute = stepExecutor(services(), { target: 'hook', depth: 0, signal: ctx.signal });
+      const execute = stepExecutor(services(), { transport: 'hook', depth: 0, signal: ctx.signal });
       return runSteps(
         steps,
         { ...event.args, ...bindings(event.args), event: event.args },

@@ -7,12 +7,12 @@ import type { ActionResult } from './runner.ts';
  * `target` instance when it names one.
  *
  * @example
- * const execute = stepExecutor(services, { target: 'cron', depth: 0 });
+ * const execute = stepExecutor(services, { transport: 'cron', depth: 0 });
  * await execute('utils.echo', { a: 1 }); // { output: { a: 1 }, errors: [] }
  */
 export function stepExecutor(
   services: Services,
-  opts: { target: string; depth: number; signal?: AbortSignal },
+  opts: { transport: string; depth: number; signal?: AbortSignal },
 ): (
   action: string,
   args: Record<string, unknown>,
@@ -26,7 +26,7 @@ export function stepExecutor(
         args,
         ...(step?.target === undefined ? {} : { target: step.target }),
       },
-      { target: opts.target, depth: opts.depth, ...(opts.signal ? { signal: opts.signal } : {}) },
+      { transport: opts.transport, depth: opts.depth, ...(opts.signal ? { signal: opts.signal } : {}) },
     );
     return message.response;
   };

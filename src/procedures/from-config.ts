@@ -36,7 +36,7 @@ export function procedureFromConfig(
     run: (args, ctx) =>
       runProcedure(def, args, {
         execute: stepExecutor(services(), {
-          target: 'procedure',
+          transport: 'procedure',
           depth: ctx.depth,
           signal: ctx.signal,
         }),

@@ -8,7 +8,7 @@ const ATTACHED = Symbol.for('pipit.library.service');
 export interface AttachedService {
   execute(
     request: unknown,
-    opts: { target: string },
+    opts: { transport: string },
   ): Promise<{
     message: { response: { output: unknown; errors: string[] } };
     error?: { code: ErrorCode } | undefined;

@@ -8,7 +8,7 @@ export interface RunFilter {
   action?: string | undefined;
   outcome?: 'ok' | 'failed' | undefined;
   /** The transport: http, ws, cli, library, hook, webhook, cron, procedure. */
-  origin?: string | undefined;
+  transport?: string | undefined;
   hook?: string | undefined;
   cron?: string | undefined;
   event_id?: string | undefined;
@@ -36,7 +36,7 @@ export interface CompiledFilter {
   below: number;
   /**
    * False when a batch's JSON text cannot hold a match (checked before it is parsed): the `text`
-   * filter's needle is not in it, or no context its runs share has the action, origin, hook, cron
+   * filter's needle is not in it, or no context its runs share has the action, transport, hook, cron
    * or event asked for.
    */
   batchMayMatch(text: string): boolean;
@@ -68,7 +68,7 @@ export function idNumber(id: string): number {
  * and as JSON escapes it, so that text holding `"` or `\` skips batches too), and the per-run test.
  *
  * @example
- * const f = compileFilter({ origin: 'cron', limit: 20 });
+ * const f = compileFilter({ transport: 'cron', limit: 20 });
  * f.matches(raw); // raw.transport === 'cron' && raw.parent_id == null
  */
 export function compileFilter(filter: RunFilter): CompiledFilter {
@@ -90,7 +90,7 @@ export function compileFilter(filter: RunFilter): CompiledFilter {
   else if (filter.outcome === 'ok') where.push('failed < size');
   // Batches that cannot hold a match are skipped by SQLite, unparsed: a batch's JSON text holds
   // each of these as JSON.stringify writes it.
-  for (const value of [filter.action, filter.origin, filter.hook, filter.cron, filter.event_id]) {
+  for (const value of [filter.action, filter.transport, filter.hook, filter.cron, filter.event_id]) {
     if (value === undefined) continue;
     where.push('instr(runs, ?) > 0');
     params.push(JSON.stringify(value));
@@ -105,12 +105,12 @@ export function compileFilter(filter: RunFilter): CompiledFilter {
   // Control characters are escaped differently by the batches SQLite wrote (format 1): never
   // skipped on their account.
   const checkText = needle !== undefined && !hasControl(needle);
-  const shared = [filter.action, filter.origin, filter.hook, filter.cron, filter.event_id];
+  const shared = [filter.action, filter.transport, filter.hook, filter.cron, filter.event_id];
   const contextMatches = shared.every((v) => v === undefined)
     ? undefined
     : (c: RunContext) =>
         (filter.action === undefined || c.name === filter.action) &&
-        (filter.origin === undefined || c.transport === filter.origin) &&
+        (filter.transport === undefined || c.transport === filter.transport) &&
         (filter.hook === undefined || c.trigger?.hook === filter.hook) &&
         (filter.cron === undefined || c.trigger?.cron === filter.cron) &&
         (filter.event_id === undefined || c.trigger?.event_id === filter.event_id);
@@ -134,7 +134,7 @@ export function compileFilter(filter: RunFilter): CompiledFilter {
       (filter.include_steps || raw.parent_id == null) &&
       (filter.action === undefined || raw.name === filter.action) &&
       (filter.outcome === undefined || raw.outcome === filter.outcome) &&
-      (filter.origin === undefined || raw.transport === filter.origin) &&
+      (filter.transport === undefined || raw.transport === filter.transport) &&
       (filter.hook === undefined || raw.trigger?.hook === filter.hook) &&
       (filter.cron === undefined || raw.trigger?.cron === filter.cron) &&
       (filter.event_id === undefined || raw.trigger?.event_id === filter.event_id) &&

@@ -20,7 +20,7 @@ const script = (name: string, source: string) =>
   writeFileSync(join(tmp.dir, 'scripts', name), source);
 const reload = () => t.app.inject({ method: 'POST', url: '/reload', headers: auth });
 const run = async (action: string) =>
-  (await t.service.execute({ type: 'request', action }, { target: 'cli' })).message.response;
+  (await t.service.execute({ type: 'request', action }, { transport: 'cli' })).message.response;
 
 beforeEach(async () => {
   tmp = tempDir();

@@ -17,7 +17,7 @@ describe('a single instance (no redis section)', () => {
   it('reports the cluster off, itself as the only instance, and is ready', async () => {
     const { message } = await t.service.execute(
       { type: 'request', action: 'inspect.instances' },
-      { target: 'cli' },
+      { transport: 'cli' },
     );
     expect(message.response.output).toMatchObject({
       cluster: 'off',
@@ -33,7 +33,7 @@ describe('a single instance (no redis section)', () => {
   it('answers NOT_FOUND for a request whose target is another instance', async () => {
     const { error, message } = await t.service.execute(
       { type: 'request', action: 'utils.echo', target: 'kitchen' },
-      { target: 'cli' },
+      { transport: 'cli' },
     );
     expect(error?.code).toBe('NOT_FOUND');
     expect(message.response.errors[0]).toMatch(

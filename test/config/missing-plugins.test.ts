@@ -91,7 +91,7 @@ describe('on reload', () => {
     });
     const { message } = await t.service.execute(
       { type: 'request', action: 'procedure.x' },
-      { target: 'cli' },
+      { transport: 'cli' },
     );
     expect(message.response.errors.join()).toMatch(
       /no plugin "light\.hue" for action "light\.hue\.toggle": it is not installed \(no Pipit plugin provides it yet\)/,

@@ -68,7 +68,7 @@ function setup(log = createLogger({ level: 'silent' })) {
 }
 
 const call = (execute: ReturnType<typeof setup>['execute'], action: string, args?: unknown) =>
-  execute({ type: 'request', action, args }, { target: 'test' });
+  execute({ type: 'request', action, args }, { transport: 'test' });
 
 describe('execute()', () => {
   it('resolves dotted plugin names and aliases to the same action', async () => {
@@ -142,7 +142,7 @@ describe('execute()', () => {
     expect(ok.message.response).toEqual({ output: { later: true }, errors: [] });
     const failed = await execute(
       { type: 'request', id: 'x1', action: 'music.fake.later', args: { fail: true } },
-      { target: 'test' },
+      { transport: 'test' },
     );
     expect(failed.error?.code).toBe('ACTION_FAILED');
     expect(failed.message.id).toBe('x1');
@@ -175,7 +175,7 @@ describe('execute()', () => {
       run: async (_args, ctx) => {
         const r = await execute(
           { type: 'request', action: 'procedure.loop' },
-          { target: 'test', depth: ctx.depth },
+          { transport: 'test', depth: ctx.depth },
         );
         if (r.error) throw r.error;
         return r.message.response.output;
@@ -247,7 +247,7 @@ describe('secret parameters in error messages', () => {
     });
     const { message } = await execute(
       { type: 'request', action: 'vault.login', args: { password: 12345678 } },
-      { target: 'cli' },
+      { transport: 'cli' },
     );
     expect(message.response.errors[0]).toMatch(/argument "password".*not shown: it is secret/);
     expect(message.response.errors[0]).not.toContain('12345678');

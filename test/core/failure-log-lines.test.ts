@@ -49,7 +49,7 @@ describe('a failing run at the default level', () => {
     const { t, mentions } = await appAt('info');
     await t.service.execute(
       { type: 'request', action: 'event.fire', args: { subtype: 'fail' } },
-      { target: 'cli' },
+      { transport: 'cli' },
     );
     await t.service.events.idle();
     expect(mentions()).toHaveLength(1);
@@ -60,7 +60,7 @@ describe('a failing run at the default level', () => {
     const { t, mentions } = await appAt('info');
     const { message } = await t.service.execute(
       { type: 'request', action: 'procedure.outer' },
-      { target: 'cli' },
+      { transport: 'cli' },
     );
     expect(message.response.errors).not.toEqual([]);
     expect(mentions()).toHaveLength(1);

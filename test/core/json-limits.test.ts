@@ -77,7 +77,7 @@ describe('deep JSON at the entry points', () => {
   it('a value stored from a script: the action fails naming the variable, nothing stored', async () => {
     const { message } = await s.t.service.execute(
       { type: 'request', action: 'procedure.store_deep' },
-      { target: 'cli' },
+      { transport: 'cli' },
     );
     expect(message.response.errors[0]).toMatch(/the value of variable "deep" cannot be stored/);
     expect(message.response.errors[0]).toMatch(LIMIT);
@@ -89,7 +89,7 @@ describe('deep JSON at the entry points', () => {
     const off = s.t.service.events.subscribe((d) => seen.push(d.event));
     const { message } = await s.t.service.execute(
       { type: 'request', action: 'procedure.fire_deep' },
-      { target: 'cli' },
+      { transport: 'cli' },
     );
     off();
     expect(message.response.errors[0]).toMatch(/the event .*CustomEvent cannot be stored or sent/);

@@ -28,7 +28,7 @@ event.hook.OnDoorbell:
 const SLEEP_ERROR = 'utils.sleep: argument "seconds"';
 const CRON_ERROR = 'cron.Broken actions step 2 (utils.sleep) failed';
 
-/** Runs an action as the test itself (a bearer token: recorded with origin http). */
+/** Runs an action as the test itself (a bearer token: recorded with transport http). */
 async function execute(
   url: string,
   token: string,
@@ -89,7 +89,7 @@ describe('web UI: Runs on a fresh instance', () => {
     await e2e.screenshot(page, 'runs-empty');
 
     // A filtered view with nothing in it says so, distinctly, and leads back.
-    await page.goto('/runs?outcome=failed&origin=cron');
+    await page.goto('/runs?outcome=failed&transport=cron');
     await page.getByRole('heading', { name: 'No runs match these filters' }).waitFor();
     await expect(page.getByText('No runs yet').count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Clear filters' }).first().click();
@@ -181,7 +181,7 @@ describe('web UI: Runs', () => {
     await page.getByRole('heading', { name: 'Broken' }).waitFor();
     await expect(page.getByRole('status').filter({ hasText: 'Failed' }).count()).resolves.toBe(1);
     const summary = page.getByRole('region', { name: 'Summary' });
-    await expect(summary.textContent()).resolves.toMatch(/Origin\s*Cron · cron Broken/);
+    await expect(summary.textContent()).resolves.toMatch(/Transport\s*Cron · cron Broken/);
     await expect(summary.textContent()).resolves.toContain('Pipit itself');
     await expect(page.getByRole('alert').first().textContent()).resolves.toContain(CRON_ERROR);
 
@@ -252,7 +252,7 @@ describe('web UI: Runs', () => {
     await expect(refused.textContent()).resolves.toContain('had secret arguments (password)');
   }, 60_000);
 
-  it('filters: failed only, origin, exact name; kept in the address', async () => {
+  it('filters: failed only, transport, exact name; kept in the address', async () => {
     await execute(e2e.url, token, 'utils.echo', { hello: 'filters' });
     await page.goto('/runs');
     await runRow(page, 'utils.echo').first().waitFor();
@@ -267,8 +267,8 @@ describe('web UI: Runs', () => {
     await e2e.screenshot(page, 'runs-failed-only');
 
     await failedOnly.uncheck();
-    await page.getByLabel('Origin').selectOption('cron');
-    await page.waitForURL((u) => u.search === '?origin=cron');
+    await page.getByLabel('Transport').selectOption('cron');
+    await page.waitForURL((u) => u.search === '?transport=cron');
     await expect.poll(() => runRow(page, 'utils.echo').count()).toBe(0);
     await expect.poll(() => runRow(page, 'Broken').count()).toBeGreaterThan(0);
 
@@ -277,15 +277,15 @@ describe('web UI: Runs', () => {
     await page.getByLabel('Name', { exact: true }).fill('utils.echo');
     await page.waitForURL((u) => u.searchParams.get('action') === 'utils.echo');
     await page.getByRole('heading', { name: 'No runs match these filters' }).waitFor();
-    await page.getByLabel('Origin').selectOption('http');
-    await page.waitForURL((u) => u.search === '?origin=http&action=utils.echo');
+    await page.getByLabel('Transport').selectOption('http');
+    await page.waitForURL((u) => u.search === '?transport=http&action=utils.echo');
     // The two of this file so far (with a secret, and just now).
     await expect.poll(() => rows(page).count()).toBe(2);
 
     // A link opens a filtered view, its controls set.
-    await page.goto('/runs?outcome=failed&origin=cron');
+    await page.goto('/runs?outcome=failed&transport=cron');
     await expect.poll(() => page.getByLabel('Failed only').isChecked()).toBe(true);
-    await expect(page.getByLabel('Origin').inputValue()).resolves.toBe('cron');
+    await expect(page.getByLabel('Transport').inputValue()).resolves.toBe('cron');
     await runRow(page, 'Broken').first().waitFor();
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.waitForURL((u) => u.search === '');

@@ -48,7 +48,7 @@ describe('event hooks', () => {
   const fire = async (subtype: string, args: Record<string, unknown>) => {
     const res = await t.service.execute(
       { type: 'request', action: 'event.fire', args: { subtype, args } },
-      { target: 'test' },
+      { transport: 'test' },
     );
     expect(res.message.response.errors).toEqual([]);
     await t.service.events.idle();
@@ -89,7 +89,7 @@ describe('event hooks', () => {
   it('refuses an unknown event kind with the known ones listed', async () => {
     const res = await t.service.execute(
       { type: 'request', action: 'event.fire', args: { kind: 'DoorEvent', subtype: 'x' } },
-      { target: 'test' },
+      { transport: 'test' },
     );
     expect(res.message.response.errors[0]).toMatch(/unknown event kind "DoorEvent".*CustomEvent/);
   });

@@ -174,7 +174,7 @@ describe('GET /metrics', () => {
   it('counts hook runs and their steps, and failing cron runs', async () => {
     const fired = await t.service.execute(
       { type: 'request', action: 'event.fire', args: { subtype: 'metrics_ping' } },
-      { target: 'test' },
+      { transport: 'test' },
     );
     expect(fired.message.response.errors).toEqual([]);
     await t.service.events.idle();
@@ -344,7 +344,7 @@ describe('Spotify API calls', () => {
     });
     const { message } = await t.service.execute(
       { type: 'request', action: 'music.spotify.get_devices' },
-      { target: 'library' },
+      { transport: 'library' },
     );
     expect(message.response.errors[0]).toMatch(/rate limit/);
     expect(await counted('429')).toBe(1);

@@ -39,7 +39,7 @@ afterAll(() => t.close());
 afterEach(() => closeAll());
 
 const fire = (args: Record<string, unknown>) =>
-  t.service.execute({ type: 'request', action: 'event.fire', args }, { target: 'cli' });
+  t.service.execute({ type: 'request', action: 'event.fire', args }, { transport: 'cli' });
 
 describe('Platypush events', () => {
   it('with event.namespace: platypush, clients receive platypush.message.event.* kinds', async () => {
@@ -98,7 +98,7 @@ describe('Platypush events', () => {
   it("variable.get takes default_value (Platypush's name for default)", async () => {
     const { message } = await t.service.execute(
       { type: 'request', action: 'variable.get', args: { name: 'nope', default_value: 42 } },
-      { target: 'cli' },
+      { transport: 'cli' },
     );
     expect(message.response.output).toEqual({ nope: 42 });
   });

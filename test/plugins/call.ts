@@ -19,7 +19,7 @@ export async function call(
 }> {
   const result = await t.service.execute(
     { type: 'request', action, args },
-    { target: 'test', ...(signal ? { signal } : {}) },
+    { transport: 'test', ...(signal ? { signal } : {}) },
   );
   return {
     output: result.message.response.output,

@@ -85,12 +85,12 @@ describe('the plugin catalog', () => {
     try {
       const echo = await service.execute(
         { type: 'request', action: 'utils.echo', args: { a: 1 } },
-        { target: 'cli' },
+        { transport: 'cli' },
       );
       expect(echo.message.response.output).toEqual({ a: 1 });
       const shell = await service.execute(
         { type: 'request', action: 'shell.exec', args: { cmd: 'true' } },
-        { target: 'cli' },
+        { transport: 'cli' },
       );
       expect(shell.message.response.errors[0]).toMatch(
         /plugin "shell" is not enabled: it runs any/,

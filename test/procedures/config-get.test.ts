@@ -25,7 +25,7 @@ describe('Config.get in expressions', () => {
   it('reads settings and plugin sections, with credentials redacted', async () => {
     const { message } = await t.service.execute(
       { type: 'request', action: 'procedure.where' },
-      { target: 'cli' },
+      { transport: 'cli' },
     );
     expect(message.response.errors).toEqual([]);
     const out = message.response.output as Record<string, unknown>;

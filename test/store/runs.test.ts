@@ -159,15 +159,15 @@ describe('run batches', () => {
     ]);
     const may = (filter: Parameters<typeof compileFilter>[0]) =>
       compileFilter(filter).batchMayMatch(text);
-    expect(may({ origin: 'hook', action: 'utils.echo', limit: 1 })).toBe(false);
-    expect(may({ origin: 'hook', action: 'Door', limit: 1 })).toBe(true);
+    expect(may({ transport: 'hook', action: 'utils.echo', limit: 1 })).toBe(false);
+    expect(may({ transport: 'hook', action: 'Door', limit: 1 })).toBe(true);
     expect(may({ hook: 'Door', limit: 1 })).toBe(false);
-    expect(may({ origin: 'http', text: 'no such words', limit: 1 })).toBe(false);
-    expect(may({ origin: 'http', text: '"RUNS"', limit: 1 })).toBe(true);
+    expect(may({ transport: 'http', text: 'no such words', limit: 1 })).toBe(false);
+    expect(may({ transport: 'http', text: '"RUNS"', limit: 1 })).toBe(true);
     // Other formats (a plain array, as pruning writes) are never skipped on their contexts.
     const plain = JSON.stringify(decodeBatch(text));
     expect(batchContexts(plain)).toBeUndefined();
-    expect(compileFilter({ origin: 'cron', limit: 1 }).batchMayMatch(plain)).toBe(true);
+    expect(compileFilter({ transport: 'cron', limit: 1 }).batchMayMatch(plain)).toBe(true);
   });
 
   it('still read batches written in the format before (version 2)', () => {

@@ -40,8 +40,8 @@ const ids = (runs: StoredRun[]) => runs.map((r) => Number(r.id));
 describe('Runs filters in the address', () => {
   it('reads the known filters, trimmed, and ignores the rest', () => {
     expect(
-      parseRunFilters('?outcome=failed&origin=cron&text=%20door%20&x=1&hook=&cron=Nightly'),
-    ).toEqual({ outcome: 'failed', origin: 'cron', text: 'door', cron: 'Nightly' });
+      parseRunFilters('?outcome=failed&transport=cron&text=%20door%20&x=1&hook=&cron=Nightly'),
+    ).toEqual({ outcome: 'failed', transport: 'cron', text: 'door', cron: 'Nightly' });
     expect(parseRunFilters('?outcome=maybe')).toEqual({});
     expect(parseRunFilters('')).toEqual({});
   });

@@ -79,7 +79,7 @@ export function executeRoute(app: FastifyInstance, service: Service): void {
     const signal = connectionSignal(req.raw.socket);
     const body = req.body instanceof UntypedBody ? untyped(req, req.body) : req.body;
     const pending = service.execute.now(body, {
-      target: 'http',
+      transport: 'http',
       signal,
       ...(req.principal ? { caller: callerOf(req.principal) } : {}),
     });

@@ -145,7 +145,7 @@ export function requestsHandler(
       let result: ExecuteResult | Promise<ExecuteResult>;
       try {
         result = service.execute.now(raw, {
-          target: 'ws',
+          transport: 'ws',
           signal: connection.signal,
           caller: callerOf(auth.principal),
         });

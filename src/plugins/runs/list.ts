@@ -28,12 +28,12 @@ const Time = z
  * out unless `include_steps` (they show in `runs.get`).
  *
  * @example
- * await run('runs.list', { outcome: 'failed', origin: 'cron', limit: 20 });
+ * await run('runs.list', { outcome: 'failed', transport: 'cron', limit: 20 });
  * // {runs: [{id, kind: 'cron', name: 'Nightly', outcome: 'failed', errors: [...], steps: 2, ...}], next_before: null}
  */
 export const list = defineAction({
   name: 'list',
-  summary: 'Lists recorded runs, newest first: filter by action, outcome, origin, time or text.',
+  summary: 'Lists recorded runs, newest first: filter by action, outcome, transport, time or text.',
   params: {
     action: z
       .string()
@@ -41,7 +41,7 @@ export const list = defineAction({
       .optional()
       .describe('action, procedure (procedure.x), hook or cron name'),
     outcome: z.enum(['ok', 'failed']).optional().describe('only runs that succeeded, or failed'),
-    origin: z
+    transport: z
       .string()
       .max(64)
       .optional()

@@ -40,7 +40,7 @@ export const replay = defineAction({
     else {
       await ctx.services.execute(
         { type: 'request', action: original.name, args: original.args },
-        { target: 'replay', signal: ctx.signal, ...origin },
+        { transport: 'replay', signal: ctx.signal, ...origin },
       );
     }
     history.flush();

@@ -7,6 +7,7 @@ import type { GetOutput, SaveOutput } from '../../../src/plugins/automations/wir
 import { loadConfig } from '../../../src/config/load.ts';
 import { builtinPlugins } from '../../../src/plugins/index.ts';
 import { automationsApp, callAs, ok } from './app.ts';
+import { makeApp, registerAndToken } from '../../helpers/service.ts';
 
 const CONFIG = `# lights, kept by hand
 procedure.lights(level=3):   # the trailing comment
@@ -69,7 +70,7 @@ describe('automations.save of a new automation', () => {
     const dup = await callAs(t, 'automations.save', {
       yaml: 'cron.Nightly:\n  cron_expression: "0 1 * * *"\n  actions: [{action: utils.echo}]\n',
     });
-    expect(dup.reason).toBe('CONFLICT');
+    expect(dup.code).toBe('CONFLICT');
     expect(dup.message).toContain('already exists');
     const script = await callAs(t, 'automations.save', {
       yaml: 'procedure.fromScript:\n  - return: 2\n',
@@ -111,14 +112,14 @@ describe('automations.save of an existing automation', () => {
       yaml: got.yaml.replace('23', '21'),
       version: got.version,
     });
-    expect(stale.reason).toBe('CONFLICT');
+    expect(stale.code).toBe('CONFLICT');
     expect(stale.message).toContain('changed since you opened it');
     expect(readFileSync(t.configPath, 'utf8')).toBe(before);
     const del = await callAs(t, 'automations.delete', {
       name: 'cron.Nightly',
       version: got.version,
     });
-    expect(del.reason).toBe('CONFLICT');
+    expect(del.code).toBe('CONFLICT');
   });
 });
 
@@ -255,5 +256,46 @@ describe('automations.yaml', () => {
       'procedure.saved',
       'procedure.lights(level=3)',
     ]);
+  });
+});
+
+describe('automations.save over HTTP', () => {
+  it('answers a stale version with 409 CONFLICT, the file unchanged', async () => {
+    const t = await makeApp(
+      'cron.Nightly:\n  cron_expression: "0 23 * * *"\n  actions: [{action: utils.echo}]\n',
+    );
+    try {
+      const token = await registerAndToken(t.app);
+      const post = (action: string, args: Record<string, unknown>) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/execute',
+          headers: { authorization: `Bearer ${token}` },
+          payload: { type: 'request', action, args },
+        });
+      const got = (await post('automations.get', { name: 'cron.Nightly' })).json<{
+        response: { output: { yaml: string; version: string } };
+      }>().response.output;
+      expect(
+        (
+          await post('automations.save', {
+            yaml: got.yaml.replace('23', '22'),
+            version: got.version,
+          })
+        ).statusCode,
+      ).toBe(200);
+      const before = readFileSync(t.configPath, 'utf8');
+      const stale = await post('automations.save', {
+        yaml: got.yaml.replace('23', '21'),
+        version: got.version,
+      });
+      expect(stale.statusCode).toBe(409);
+      expect(stale.json<{ response: { errors: string[] } }>().response.errors.join(' ')).toContain(
+        'changed since you opened it',
+      );
+      expect(readFileSync(t.configPath, 'utf8')).toBe(before);
+    } finally {
+      await t.close();
+    }
   });
 });

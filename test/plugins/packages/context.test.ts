@@ -35,7 +35,7 @@ describe('the plugin context', () => {
     cleanup.push(() => service.close());
     const result = await service.execute(
       { type: 'request', action: 'probe.report', args: {} },
-      { target: 'test', caller: { user: 'ada', via: 'token' } },
+      { transport: 'test', caller: { user: 'ada', via: 'token' } },
     );
     expect(result.error).toBeUndefined();
     expect(result.message.response.output).toEqual({

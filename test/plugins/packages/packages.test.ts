@@ -28,7 +28,7 @@ async function start(at: string, yaml: string, log?: ReturnType<typeof captureLo
 async function call(service: Service, action: string, args: Record<string, unknown> = {}) {
   const result = await service.execute(
     { type: 'request', action, args },
-    { target: 'test', caller: { user: 'ada', via: 'token' } },
+    { transport: 'test', caller: { user: 'ada', via: 'token' } },
   );
   return { output: result.message.response.output, error: result.error };
 }

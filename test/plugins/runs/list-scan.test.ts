@@ -15,7 +15,7 @@ const BATCH = 256;
 const MAX_PAUSE_MS = 1000;
 
 // Most runs are echo calls over HTTP; every batch also holds a hook's run and its step (an echo
-// with origin "hook"), so that `origin: hook, action: utils.echo` skips no batch unparsed: what
+// with transport "hook"), so that `transport: hook, action: utils.echo` skips no batch unparsed: what
 // the runs of every batch share could match, and only the oldest run, which has no parent, does.
 function runAt(i: number, start: number): FinishedRun {
   const id = runIdAt(start + i);
@@ -78,7 +78,7 @@ describe('runs.list at 100,000 runs', () => {
   afterAll(() => t.close());
 
   it('a filter every batch must be parsed for: scanned in slices, the oldest match found', async () => {
-    const scan = await listWhileWatching(t, { origin: 'hook', action: 'utils.echo' });
+    const scan = await listWhileWatching(t, { transport: 'hook', action: 'utils.echo' });
     expect(scan.runs.map((r) => r.id)).toEqual([String(runIdAt(start))]);
     // The loop was served while the scan went on, between several slices.
     expect(scan.servedDuring).toBe(true);
@@ -102,12 +102,12 @@ describe('runs.list at 100,000 runs', () => {
     ]);
   });
 
-  it('an origin filter: the newest matches, paged', async () => {
-    const first = await listWhileWatching(t, { origin: 'hook', limit: 2 });
+  it('a transport filter: the newest matches, paged', async () => {
+    const first = await listWhileWatching(t, { transport: 'hook', limit: 2 });
     expect(first.runs.map((r) => r.name)).toEqual(['Door', 'Door']);
     expect(Number(first.runs[0]!.id)).toBeGreaterThan(Number(first.runs[1]!.id));
     const next = await listWhileWatching(t, {
-      origin: 'hook',
+      transport: 'hook',
       limit: 200,
       before: first.runs[1]!.id,
     });

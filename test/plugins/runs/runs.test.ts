@@ -71,7 +71,7 @@ describe('run history', () => {
       payload: { type: 'request', action: 'utils.echo', args: { text: 'recorded' } },
     });
     expect(res.statusCode).toBe(200);
-    const [run] = await list(t, { action: 'utils.echo', origin: 'http' });
+    const [run] = await list(t, { action: 'utils.echo', transport: 'http' });
     expect(run).toMatchObject({
       kind: 'action',
       name: 'utils.echo',
@@ -90,7 +90,7 @@ describe('run history', () => {
   it('records failures that never reached an action: unknown actions and bad arguments', async () => {
     await call(t, 'utils.ecoh', { text: 'x' });
     await call(t, 'utils.sleep', { seconds: 'soon' });
-    const failed = await list(t, { outcome: 'failed', origin: 'test' });
+    const failed = await list(t, { outcome: 'failed', transport: 'test' });
     expect(failed.map((r) => [r.name, r.error_code])).toEqual(
       expect.arrayContaining([
         ['utils.ecoh', 'NOT_FOUND'],
@@ -256,7 +256,7 @@ describe('run history', () => {
     for (let i = 0; i < 5; i++) await call(t, 'utils.echo', { text: `page-${i}` });
     const page1 = await t.service.execute(
       { type: 'request', action: 'runs.list', args: { text: 'page-', limit: 3 } },
-      { target: 'test' },
+      { transport: 'test' },
     );
     const out = page1.message.response.output as { runs: StoredRun[]; next_before: string };
     expect(out.runs.map((r) => r.args.text)).toEqual(['page-4', 'page-3', 'page-2']);

@@ -84,7 +84,7 @@ describe('client behaviour', () => {
     });
     const { error } = await t.service.execute(
       { type: 'request', action: 'music.spotify.status' },
-      { target: 'library' },
+      { transport: 'library' },
     );
     const cause = error!.cause as { code: string; details: { retryAfter: number } };
     expect(cause.code).toBe('RATE_LIMITED');

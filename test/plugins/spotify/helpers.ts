@@ -96,7 +96,7 @@ export async function run(
 ): Promise<{ output: unknown; errors: string[] }> {
   const { message } = await t.service.execute(
     { type: 'request', action: `music.spotify.${action}`, args },
-    { target: 'library' },
+    { transport: 'library' },
   );
   return { output: message.response.output, errors: message.response.errors };
 }

@@ -134,7 +134,7 @@ const runFilters = fc.record(
   {
     action: fc.oneof(fc.constantFrom('utils.echo', 'procedure.fuzzproc', '%', '"'), value),
     outcome: fc.oneof(fc.constantFrom('ok', 'failed', 'FAILED'), value),
-    origin: fc.oneof(
+    transport: fc.oneof(
       fc.constantFrom(
         'http',
         'ws',

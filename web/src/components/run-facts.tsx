@@ -3,7 +3,7 @@ import { callerText, ORIGINS, runDuration } from '../lib/runs.ts';
 import type { RunTree } from '../lib/runs.ts';
 import { AppLink } from './app-link.tsx';
 
-function originLabel(transport: string): string {
+function transportLabel(transport: string): string {
   return ORIGINS.find((o) => o.value === transport)?.label ?? transport;
 }
 
@@ -52,9 +52,9 @@ export function RunFacts({ run }: { run: RunTree }) {
         </dd>
       </div>
       <div>
-        <dt>Origin</dt>
+        <dt>Transport</dt>
         <dd>
-          {originLabel(run.transport)}
+          {transportLabel(run.transport)}
           {trigger?.hook ? (
             <>
               {' '}

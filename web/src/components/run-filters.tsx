@@ -19,7 +19,7 @@ const CHIPS = [
 ] as const;
 
 /**
- * The Runs filters: failed only, origin, an action name (exact) or free text, and chips for the
+ * The Runs filters: failed only, transport, an action name (exact) or free text, and chips for the
  * hook, cron or event a link filtered on. Every change goes to `onChange` (and so to the address).
  *
  * @example
@@ -83,20 +83,20 @@ export function RunFilters({ filters, onChange }: RunFiltersProps) {
         Failed only
       </label>
       <div class="run-filter">
-        <label for={`${id}-origin`}>Origin</label>
+        <label for={`${id}-transport`}>Transport</label>
         <select
-          id={`${id}-origin`}
-          value={filters.origin ?? ''}
-          onChange={(e) => onChange({ ...filters, origin: e.currentTarget.value || undefined })}
+          id={`${id}-transport`}
+          value={filters.transport ?? ''}
+          onChange={(e) => onChange({ ...filters, transport: e.currentTarget.value || undefined })}
         >
-          <option value="">All origins</option>
+          <option value="">All transports</option>
           {ORIGINS.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
             </option>
           ))}
-          {filters.origin && !ORIGINS.some((o) => o.value === filters.origin) ? (
-            <option value={filters.origin}>{filters.origin}</option>
+          {filters.transport && !ORIGINS.some((o) => o.value === filters.transport) ? (
+            <option value={filters.transport}>{filters.transport}</option>
           ) : null}
         </select>
       </div>

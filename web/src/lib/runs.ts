@@ -12,7 +12,7 @@ export type { RunTree, StoredRun, StoredRunDetail };
 export interface RunFilters {
   outcome?: 'ok' | 'failed' | undefined;
   /** The transport: http, ws, cli, library, hook, webhook, cron, procedure, replay. */
-  origin?: string | undefined;
+  transport?: string | undefined;
   /** An exact action, procedure, hook or cron name. */
   action?: string | undefined;
   /** Text anywhere in the name, arguments, errors or output. */
@@ -25,7 +25,7 @@ export interface RunFilters {
 /** The filter keys, in the order they are written into an address. */
 export const FILTER_KEYS = [
   'outcome',
-  'origin',
+  'transport',
   'action',
   'text',
   'hook',
@@ -33,7 +33,7 @@ export const FILTER_KEYS = [
   'event_id',
 ] as const satisfies readonly (keyof RunFilters)[];
 
-/** The origins the filter offers, with the words the page uses for them. */
+/** The transports the filter offers, with the words the page uses for them. */
 export const ORIGINS: readonly { value: string; label: string }[] = [
   { value: 'http', label: 'HTTP' },
   { value: 'ws', label: 'WebSocket' },
@@ -55,7 +55,7 @@ export const MAX_SHOWN = 500;
  * The filters in an address's query; unknown keys and empty values are ignored.
  *
  * @example
- * parseRunFilters('?outcome=failed&origin=cron'); // {outcome: 'failed', origin: 'cron'}
+ * parseRunFilters('?outcome=failed&transport=cron'); // {outcome: 'failed', transport: 'cron'}
  */
 export function parseRunFilters(search: string): RunFilters {
   const params = new URLSearchParams(search);
@@ -75,7 +75,7 @@ export function parseRunFilters(search: string): RunFilters {
  * filters always give the same text, so it doubles as their identity.
  *
  * @example
- * runFiltersQuery({ origin: 'cron', outcome: 'failed' }); // '?outcome=failed&origin=cron'
+ * runFiltersQuery({ transport: 'cron', outcome: 'failed' }); // '?outcome=failed&transport=cron'
  */
 export function runFiltersQuery(filters: RunFilters): string {
   const params = new URLSearchParams();
