@@ -302,11 +302,13 @@ function runGuarded(fn: () => unknown): unknown {
     : result;
 }
 
+const PASSED_THROUGH: ReadonlySet<string> = new Set(['ACTION_FAILED', 'CONFLICT', 'UNAVAILABLE']);
+
 function asActionFailure(err: unknown): PipitError {
   // A conflict refuses the request itself, with nothing changed: the caller's copy is stale (an
-  // automation saved since it was opened) or the thing is busy. HTTP 409, not an action failure.
-  if (err instanceof PipitError && (err.code === 'ACTION_FAILED' || err.code === 'CONFLICT'))
-    return err;
+  // automation saved since it was opened) or the thing is busy (409). UNAVAILABLE says the action
+  // could not run at all, as what it drives is not connected (a broker, a bridge): 503, to retry.
+  if (err instanceof PipitError && PASSED_THROUGH.has(err.code)) return err;
   const message = err instanceof Error ? err.message : String(err);
   const code = err instanceof PipitError ? err.code : undefined;
   return new PipitError('ACTION_FAILED', message || 'the action failed without a message', {

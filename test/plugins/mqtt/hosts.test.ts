@@ -165,7 +165,7 @@ describe('mqtt: connection errors for a broker named in a call', () => {
         port,
         timeout: 1,
       });
-      expect(res.reason, String(port)).toBe('UNAVAILABLE');
+      expect(res.code, String(port)).toBe('UNAVAILABLE');
       messages.push(res.errors[0]!.replace(`:${port}:`, ':PORT:'));
     }
     expect(new Set(messages).size).toBe(1);

@@ -236,7 +236,7 @@ ${HOOKS}`);
     });
     // Publishing while the broker is down waits for it, then fails naming the broker and the state.
     const down = await call(t, 'mqtt.publish', { topic: 'out/x', msg: 'x', timeout: 0.3 });
-    expect(down.reason).toBe('UNAVAILABLE');
+    expect(down.code).toBe('UNAVAILABLE');
     expect(down.errors[0]).toMatch(
       new RegExp(
         `not connected to the MQTT broker 127\\.0\\.0\\.1:${broker.port} \\(reconnecting; last error: .*\\)`,

@@ -86,7 +86,7 @@ describe('mqtt without a configured broker', () => {
       port: broker.port,
       timeout: 2,
     });
-    expect(res.reason).toBe('UNAVAILABLE');
+    expect(res.code).toBe('UNAVAILABLE');
     // The same words for every cause (hosts.test.ts): a call cannot probe ports with them.
     expect(res.errors[0]).toBe(
       `mqtt.publish: cannot connect to the MQTT broker 127.0.0.1:${broker.port}: no MQTT broker there accepted a connection from this client (the service log has the cause)`,

@@ -11,7 +11,7 @@ import { PIPIT_REDIRECT_URI } from '../../../tools/spotify-emulator/config.ts';
 
 // `npm run emulator`: its help, and a default app that a Pipit with default settings can use.
 
-const CLI = join(import.meta.dirname, '..', '..', 'spotify-emulator', 'cli.ts');
+const CLI = join(import.meta.dirname, '..', '..', '..', 'tools', 'spotify-emulator', 'cli.ts');
 
 async function runCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn(process.execPath, [CLI, ...args]);
