@@ -12,6 +12,9 @@ import type { ClusterSettings, RedisConfig } from './redis.ts';
 import { CoreConfig, SECTION_PREFIXES } from './schema.ts';
 import type { HttpConfig } from './schema.ts';
 import { readYamlFile } from './yaml.ts';
+import { parseOrThrow } from './parse-section.ts';
+
+export { parsePluginSection } from './parse-section.ts';
 
 /** A user section (procedure, hook or cron) with the file it came from. */
 export interface UserSection {
@@ -90,75 +93,6 @@ function readWithIncludes(
   }
   for (const [key, value] of Object.entries(data)) {
     if (key !== 'include') out.set(key, { value, source: path });
-  }
-}
-
-// The keys a (strict) object schema accepts at `path`, for "did you mean" on an unknown one.
-function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
-  let at: unknown = schema;
-  const unwrap = () => {
-    for (let def = (at as { _zod?: { def?: { innerType?: unknown } } })._zod?.def; def?.innerType;)
-      def = (at = def.innerType) && (at as { _zod?: { def?: { innerType?: unknown } } })._zod?.def;
-  };
-  unwrap();
-  for (const key of path) {
-    at = (at as { shape?: Record<string, unknown> }).shape?.[String(key)];
-    unwrap();
-  }
-  return Object.keys((at as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
-}
-
-function issueText(
-  source: string,
-  prefix: string,
-  issue: z.core.$ZodIssue,
-  root: unknown,
-  schema: z.ZodType,
-): string {
-  let value: unknown = root;
-  for (const k of issue.path)
-    value =
-      value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[k] : undefined;
-  const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
-  if (issue.code === 'unrecognized_keys') {
-    const known = keysAt(schema, issue.path);
-    return `${source}: ${path || '(top level)'}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${didYouMean(issue.keys[0]!, known)}${known.length ? ` (known: ${known.join(', ')})` : ''}`;
-  }
-  return `${source}: ${path}: ${issue.message}; got ${preview(value)}`;
-}
-
-function parseOrThrow<T extends z.ZodType>(
-  schema: T,
-  value: unknown,
-  source: string,
-  prefix: string,
-): z.output<T> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const text = result.error.issues
-    .map((i) => issueText(source, prefix, i, value, schema))
-    .join('\n');
-  throw new PipitError('CONFIG_INVALID', text, { cause: result.error });
-}
-
-/**
- * Validates one plugin's section as {@link loadConfig} does, for a plugin whose definition was
- * loaded after the configuration (plugins/catalog.ts): same defaults, same error messages.
- *
- * @example
- * const config = parsePluginSection(shellPlugin, { allow: ['uptime'] }, '/etc/pipit/config.yaml');
- */
-export function parsePluginSection(def: PluginDef, value: unknown, source: string): unknown {
-  try {
-    return parseOrThrow(def.config ?? z.strictObject({}), value, source, def.name);
-  } catch (err) {
-    if (!def.from || !(err instanceof PipitError)) throw err;
-    // A package's settings are documented by the package: say which one, and where.
-    throw new PipitError(
-      'CONFIG_INVALID',
-      `${err.message}\n(the settings of plugin package ${def.from.package}@${def.from.version}: see its README in ${def.from.path})`,
-      { cause: err },
-    );
   }
 }
 

@@ -23,11 +23,11 @@ const refusal = (fn: () => unknown): string => {
 describe('steps that call a plugin Pipit does not have', () => {
   it('warn, naming the plugin, the step and that no Pipit plugin provides it', () => {
     const warnings = check(
-      'procedure.x:\n  - action: utils.echo\n  - action: light.hue.on\nevent.hook.H:\n  if: {type: CustomEvent}\n  then:\n    - action: music.mpd.play\n',
+      'procedure.x:\n  - action: utils.echo\n  - action: media.kodi.play\nevent.hook.H:\n  if: {type: CustomEvent}\n  then:\n    - action: music.mpd.play\n',
     );
     expect(warnings).toEqual([
       expect.stringMatching(
-        /config\.yaml: plugin "light\.hue" is not installed: procedure\.x step 2 \(light\.hue\.on\) will fail when it runs \(no Pipit plugin provides it yet\)$/,
+        /config\.yaml: plugin "media\.kodi" is not installed: procedure\.x step 2 \(media\.kodi\.play\) will fail when it runs \(no Pipit plugin provides it yet\)$/,
       ),
       expect.stringMatching(
         /plugin "music\.mpd" is not installed: event\.hook\.H then step 1 \(music\.mpd\.play\) will fail when it runs \(no Pipit plugin provides it yet\)$/,
@@ -50,7 +50,7 @@ describe('steps that call a plugin Pipit does not have', () => {
   it('a misspelt action of a plugin Pipit has is still an error, with every one listed', () => {
     const message = refusal(() =>
       check(
-        'procedure.x:\n  - action: utils.ecoh\n  - action: light.hue.on\nprocedure.y:\n  - action: variable.gte\n  - action: procedure.nope\n',
+        'procedure.x:\n  - action: utils.ecoh\n  - action: media.kodi.play\nprocedure.y:\n  - action: variable.gte\n  - action: procedure.nope\n',
       ),
     );
     expect(message).toMatch(
@@ -60,7 +60,7 @@ describe('steps that call a plugin Pipit does not have', () => {
       /procedure\.y step 1: plugin "variable" has no action "gte"\. Did you mean "get"\?/,
     );
     expect(message).toMatch(/procedure\.y step 2: no procedure named "nope"/);
-    expect(message).not.toMatch(/light\.hue/);
+    expect(message).not.toMatch(/media\.kodi/);
   });
 
   it('every plugin the table says Pipit provides is one Pipit ships (name or alias)', () => {
@@ -79,14 +79,14 @@ describe('on reload', () => {
     const auth = { authorization: `Bearer ${await registerAndToken(t.app)}` };
     writeFileSync(
       t.configPath,
-      'device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\nprocedure.x:\n  - action: light.hue.toggle\n',
+      'device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\nprocedure.x:\n  - action: media.kodi.pause\n',
     );
     const res = await t.app.inject({ method: 'POST', url: '/reload', headers: auth });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       reloaded: true,
       warnings: [
-        expect.stringMatching(/plugin "light\.hue" is not installed: procedure\.x step 1/),
+        expect.stringMatching(/plugin "media\.kodi" is not installed: procedure\.x step 1/),
       ],
     });
     const { message } = await t.service.execute(
@@ -94,7 +94,7 @@ describe('on reload', () => {
       { transport: 'cli' },
     );
     expect(message.response.errors.join()).toMatch(
-      /no plugin "light\.hue" for action "light\.hue\.toggle": it is not installed \(no Pipit plugin provides it yet\)/,
+      /no plugin "media\.kodi" for action "media\.kodi\.pause": it is not installed \(no Pipit plugin provides it yet\)/,
     );
   });
 });
