@@ -38,6 +38,8 @@ export const PluginKinds = {
   ShellOutputEvent: `${KIND_PREFIX}shell.ShellOutputEvent`,
   ShellExitEvent: `${KIND_PREFIX}shell.ShellExitEvent`,
   MQTTMessageEvent: `${KIND_PREFIX}mqtt.MQTTMessageEvent`,
+  HomeAssistantStateChangedEvent: `${KIND_PREFIX}homeassistant.HomeAssistantStateChangedEvent`,
+  HomeAssistantEvent: `${KIND_PREFIX}homeassistant.HomeAssistantEvent`,
 } as const;
 
 /**

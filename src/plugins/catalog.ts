@@ -3,6 +3,7 @@ import { parsePluginSection } from '../config/load.ts';
 import type { LoadedConfig } from '../config/load.ts';
 import type { PluginDef } from '../core/action.ts';
 import { FILE_DISABLED_HINT, SHELL_DISABLED_HINT } from './hints.ts';
+import { HOMEASSISTANT_DISABLED_HINT } from './homeassistant/hint.ts';
 import { packageStandIns } from './packages/stand-ins.ts';
 
 // Every plugin Pipit ships, by name, each module loaded only when a configuration enables it:
@@ -48,6 +49,11 @@ const ENTRIES: readonly CatalogEntry[] = [
     load: () => import('./http/plugin.ts'),
   },
   { name: 'mqtt', enabledByDefault: true, load: () => import('./mqtt/plugin.ts') },
+  {
+    name: 'homeassistant',
+    disabledHint: HOMEASSISTANT_DISABLED_HINT,
+    load: () => import('./homeassistant/plugin.ts'),
+  },
 ];
 
 /** A section read before its plugin was loaded: validated by {@link loadEnabledPlugins}. */

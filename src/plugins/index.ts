@@ -2,6 +2,7 @@ import type { PluginDef } from '../core/action.ts';
 import automations from './automations/plugin.ts';
 import event from './event.ts';
 import file from './file/plugin.ts';
+import homeassistant from './homeassistant/plugin.ts';
 import http from './http/plugin.ts';
 import inspect from './inspect.ts';
 import logger from './logger.ts';
@@ -29,4 +30,5 @@ export const builtinPlugins: readonly PluginDef[] = [
   file,
   http,
   mqtt,
+  homeassistant,
 ] as PluginDef[];
