@@ -26,7 +26,11 @@ export function stepExecutor(
         args,
         ...(step?.target === undefined ? {} : { target: step.target }),
       },
-      { transport: opts.transport, depth: opts.depth, ...(opts.signal ? { signal: opts.signal } : {}) },
+      {
+        transport: opts.transport,
+        depth: opts.depth,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
     );
     return message.response;
   };

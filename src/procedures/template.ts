@@ -5,7 +5,11 @@
  */
 import { PipitError } from '../core/errors.ts';
 import { compileExpression } from './expression/expression.ts';
-import type { CompiledExpression, ExpressionContext, EvaluateOptions } from './expression/expression.ts';
+import type {
+  CompiledExpression,
+  ExpressionContext,
+  EvaluateOptions,
+} from './expression/expression.ts';
 import { MAX_STRING_LENGTH, defineOwn, isPlainObject, toText } from './values.ts';
 
 /** Deepest nesting of objects/arrays a template may have. */

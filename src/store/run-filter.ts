@@ -90,7 +90,13 @@ export function compileFilter(filter: RunFilter): CompiledFilter {
   else if (filter.outcome === 'ok') where.push('failed < size');
   // Batches that cannot hold a match are skipped by SQLite, unparsed: a batch's JSON text holds
   // each of these as JSON.stringify writes it.
-  for (const value of [filter.action, filter.transport, filter.hook, filter.cron, filter.event_id]) {
+  for (const value of [
+    filter.action,
+    filter.transport,
+    filter.hook,
+    filter.cron,
+    filter.event_id,
+  ]) {
     if (value === undefined) continue;
     where.push('instr(runs, ?) > 0');
     params.push(JSON.stringify(value));
