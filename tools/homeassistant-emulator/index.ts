@@ -66,6 +66,8 @@ export interface HomeAssistantEmulator {
     commands: Array<{ connection: number; message: Record<string, unknown> }>;
     /** Events fired with `fire_event`. */
     fired: BusEvent[];
+    /** Messages left unanswered while stalled. */
+    ignored(): number;
     /** Authentication attempts refused. */
     authFailures(): number;
   };
@@ -93,6 +95,7 @@ export async function startHomeAssistantEmulator(
   let stalled = false;
   let connections = 0;
   let authFailures = 0;
+  let ignored = 0;
 
   const send = (client: Client, message: unknown) => {
     if (client.socket.readyState === client.socket.OPEN)
@@ -179,7 +182,10 @@ export async function startHomeAssistantEmulator(
     socket.on('error', () => socket.terminate());
     send(client, { type: 'auth_required', ha_version: haVersion });
     socket.on('message', (raw) => {
-      if (stalled) return;
+      if (stalled) {
+        ignored++;
+        return;
+      }
       let msg: Record<string, unknown>;
       try {
         msg = JSON.parse((raw as Buffer).toString()) as Record<string, unknown>;
@@ -257,6 +263,7 @@ export async function startHomeAssistantEmulator(
       commands,
       fired,
       authFailures: () => authFailures,
+      ignored: () => ignored,
     },
     close: async () => {
       await stop();

@@ -209,11 +209,12 @@ describe('homeassistant against the emulator', () => {
   it('restart: calls fail fast with 503 while down, then it reconnects, resubscribes, events flow', async () => {
     await ha.control.stop();
     await vi.waitFor(() => expect(haStatus(t)?.connected).toBe(false));
+    const token = await registerAndToken(t.app);
     const started = Date.now();
     const down = await t.app.inject({
       method: 'POST',
       url: '/execute',
-      headers: { authorization: `Bearer ${await registerAndToken(t.app)}` },
+      headers: { authorization: `Bearer ${token}` },
       payload: { type: 'request', action: 'homeassistant.get_states' },
     });
     expect(Date.now() - started).toBeLessThan(500);
@@ -261,6 +262,24 @@ describe('homeassistant with bad settings', () => {
       expect(got.errors[0]).toContain('profile');
       expect(ha.control.authFailures()).toBe(1);
     } finally {
+      await t.close();
+    }
+  });
+
+  it('a dead link (pings unanswered) is noticed, reported, and reconnected once it answers', async () => {
+    const t = await haApp(ha.url, 'right', {
+      section: '  heartbeat_seconds: 0.2\n',
+    });
+    try {
+      expect(haStatus(t)!.connected).toBe(true);
+      ha.control.stall(true);
+      await vi.waitFor(() => expect(haStatus(t)!.connected).toBe(false), { timeout: 8_000 });
+      expect(haStatus(t)!.detail).toContain('no pong within 2 s: the link is dead');
+      ha.control.stall(false);
+      await vi.waitFor(() => expect(haStatus(t)!.connected).toBe(true), { timeout: 8_000 });
+      expect((await call(t, 'homeassistant.get_states')).errors).toEqual([]);
+    } finally {
+      ha.control.stall(false);
       await t.close();
     }
   });
