@@ -42,6 +42,7 @@ export default defineConfig({
           { text: 'http', link: '/plugins/http.md' },
           { text: 'mqtt', link: '/plugins/mqtt.md' },
           { text: 'music.spotify', link: '/plugins/music.spotify.md' },
+          { text: 'homeassistant', link: '/plugins/homeassistant.md' },
         ],
       },
       {
