@@ -22,6 +22,7 @@ const PROVIDERS: Readonly<Record<string, string | null>> = {
   shell: 'shell',
   utils: 'utils',
   variable: 'variable',
+  'zigbee.mqtt': 'zigbee.mqtt',
   // Not provided yet.
   alarm: null,
   arduino: null,
@@ -56,7 +57,6 @@ const PROVIDERS: Readonly<Record<string, string | null>> = {
   'tts.google': null,
   'tts.mimic3': null,
   'weather.openweathermap': null,
-  'zigbee.mqtt': null,
   'zwave.mqtt': null,
 };
 

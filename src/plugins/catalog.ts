@@ -50,6 +50,11 @@ const ENTRIES: readonly CatalogEntry[] = [
   },
   { name: 'mqtt', enabledByDefault: true, load: () => import('./mqtt/plugin.ts') },
   {
+    name: 'zigbee.mqtt',
+    disabledHint: 'it needs a broker: add a "zigbee.mqtt:" section with at least "host"',
+    load: () => import('./zigbee-mqtt/plugin.ts'),
+  },
+  {
     name: 'homeassistant',
     disabledHint: HOMEASSISTANT_DISABLED_HINT,
     load: () => import('./homeassistant/plugin.ts'),

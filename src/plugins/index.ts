@@ -12,6 +12,7 @@ import shell from './shell/plugin.ts';
 import spotify from './music/spotify/plugin.ts';
 import utils from './utils.ts';
 import variable from './variable.ts';
+import zigbeeMqtt from './zigbee-mqtt/plugin.ts';
 
 /**
  * Every plugin Pipit ships, registered explicitly (no directory scanning): the config loader
@@ -30,5 +31,6 @@ export const builtinPlugins: readonly PluginDef[] = [
   file,
   http,
   mqtt,
+  zigbeeMqtt,
   homeassistant,
 ] as PluginDef[];
