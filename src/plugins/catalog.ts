@@ -55,6 +55,12 @@ const ENTRIES: readonly CatalogEntry[] = [
     load: () => import('./zigbee-mqtt/plugin.ts'),
   },
   {
+    name: 'light.hue',
+    disabledHint:
+      'it needs a bridge: add a "light.hue:" section with "bridge: <host or IP>", then run light.hue.connect',
+    load: () => import('./light-hue/plugin.ts'),
+  },
+  {
     name: 'homeassistant',
     disabledHint: HOMEASSISTANT_DISABLED_HINT,
     load: () => import('./homeassistant/plugin.ts'),

@@ -5,6 +5,7 @@ import file from './file/plugin.ts';
 import homeassistant from './homeassistant/plugin.ts';
 import http from './http/plugin.ts';
 import inspect from './inspect.ts';
+import lightHue from './light-hue/plugin.ts';
 import logger from './logger.ts';
 import mqtt from './mqtt/plugin.ts';
 import runs from './runs/plugin.ts';
@@ -32,5 +33,6 @@ export const builtinPlugins: readonly PluginDef[] = [
   http,
   mqtt,
   zigbeeMqtt,
+  lightHue,
   homeassistant,
 ] as PluginDef[];

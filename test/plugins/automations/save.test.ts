@@ -54,11 +54,11 @@ describe('automations.save of a new automation', () => {
 
   it('saves a call of a plugin Pipit does not have, with a warning (as at start)', async () => {
     const saved = await ok<SaveOutput>(t, 'automations.save', {
-      yaml: 'procedure.hue:\n  - action: light.hue.on\n',
+      yaml: 'procedure.kodi:\n  - action: media.kodi.pause\n',
     });
     expect(saved.warnings).toHaveLength(1);
     expect(saved.warnings[0]).toMatch(
-      /plugin "light\.hue" is not installed: procedure\.hue step 1/,
+      /plugin "media\.kodi" is not installed: procedure\.kodi step 1/,
     );
     const plain = await ok<SaveOutput>(t, 'automations.save', {
       yaml: 'procedure.plain:\n  - return: 1\n',
