@@ -41,6 +41,11 @@ export const PluginKinds = {
   LightStatusChangeEvent: `${KIND_PREFIX}light.hue.LightStatusChangeEvent`,
   HomeAssistantStateChangedEvent: `${KIND_PREFIX}homeassistant.HomeAssistantStateChangedEvent`,
   HomeAssistantEvent: `${KIND_PREFIX}homeassistant.HomeAssistantEvent`,
+  ZigbeeMqttOnlineEvent: `${KIND_PREFIX}zigbee.mqtt.ZigbeeMqttOnlineEvent`,
+  ZigbeeMqttOfflineEvent: `${KIND_PREFIX}zigbee.mqtt.ZigbeeMqttOfflineEvent`,
+  ZigbeeMqttDevicePropertySetEvent: `${KIND_PREFIX}zigbee.mqtt.ZigbeeMqttDevicePropertySetEvent`,
+  ZigbeeMqttDeviceConnectedEvent: `${KIND_PREFIX}zigbee.mqtt.ZigbeeMqttDeviceConnectedEvent`,
+  ZigbeeMqttDeviceRemovedEvent: `${KIND_PREFIX}zigbee.mqtt.ZigbeeMqttDeviceRemovedEvent`,
 } as const;
 
 /**
