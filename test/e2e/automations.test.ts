@@ -214,6 +214,10 @@ describe('web UI: Automations', () => {
     await expect.poll(() => editorText(page)).toContain('cron.EveryMorning:');
     const text = (await editorText(page)).replace('utils.echo', 'utils.ecko');
     await setEditorText(page, text);
+    // Checked as it is typed: the problem is marked at its line before Save is pressed.
+    const typed = page.locator('.cm-line').filter({ has: page.locator('.cm-lintRange-error') });
+    await typed.first().waitFor();
+    await expect(typed.first().innerText()).resolves.toContain('utils.ecko');
     await page.getByRole('button', { name: 'Save' }).click();
     const alert = page.locator('.alert-error').filter({ hasText: 'Not saved' });
     await alert.waitFor();

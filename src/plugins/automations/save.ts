@@ -50,9 +50,15 @@ export const save = defineAction({
       .max(256 * 1024)
       .describe('the YAML of one automation, e.g. "cron.Nightly:\\n  cron_expression: ..."'),
     version: Version.optional(),
+    check: z
+      .boolean()
+      .default(false)
+      .describe(
+        'only check it, as the editor does while you type: the same answers, nothing written or applied',
+      ),
   },
   result: SaveOutput,
-  run: ({ yaml, version }, { state, services }): Promise<SaveOutput> =>
+  run: ({ yaml, version, check }, { state, services }): Promise<SaveOutput> =>
     state.serial(async () => {
       const text = `${yaml.replace(/^\s*\n/, '').replace(/\s+$/, '')}\n`;
       const submitted = parseSubmitted(text);
@@ -96,16 +102,18 @@ export const save = defineAction({
           );
         next = appendBlock(current, text);
       }
-      const warnings = await validateSubmitted(submitted, services, file, next);
+      const warnings = (await validateSubmitted(submitted, services, file, next)).filter(
+        (w) => w.includes(`${file}: ${submitted.key}`) || w.includes(name),
+      );
+      if (check)
+        return { name, version: version ?? '', created: !existing, file, warnings, checked: true };
       await applyChange(services, file, next);
       return {
         name,
         version: locate(file, submitted.key).version,
         created: !existing,
         file,
-        warnings: warnings.filter(
-          (w) => w.includes(`${file}: ${submitted.key}`) || w.includes(name),
-        ),
+        warnings,
       };
     }),
 });

@@ -187,8 +187,12 @@ export const SaveOutput = z
       .describe(
         'what loads but deserves a look, about this automation (e.g. an action of a plugin that is not enabled or not installed: it fails when it runs)',
       ),
+    checked: z
+      .literal(true)
+      .optional()
+      .describe('only checked (check: true): valid, and nothing was written; version is unchanged'),
   })
-  .describe('the saved automation, in effect at once');
+  .describe('the saved automation, in effect at once (or, with check, only checked)');
 export type SaveOutput = z.output<typeof SaveOutput>;
 
 /** `automations.delete` output. */

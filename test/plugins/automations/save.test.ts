@@ -299,3 +299,28 @@ describe('automations.save over HTTP', () => {
     }
   });
 });
+
+describe('automations.save with check', () => {
+  it('answers as a save would and writes nothing', async () => {
+    const t = await makeApp('');
+    try {
+      const bad = await callAs(t, 'automations.save', {
+        yaml: 'cron.Typo:\n  cron_expression: "0 1 * * *"\n  actions:\n    - action: utils.ecko\n',
+        check: true,
+      });
+      expect(bad.code).toBe('ACTION_FAILED');
+      expect(bad.reason).toBe('INVALID_ARGUMENTS');
+      expect(bad.errors).toEqual([expect.stringMatching(/^line 4: .*no action "ecko"/)]);
+      const good = await ok<SaveOutput>(t, 'automations.save', {
+        yaml: 'cron.Fine:\n  cron_expression: "0 1 * * *"\n  actions:\n    - action: utils.echo\n',
+        check: true,
+      });
+      expect(good).toMatchObject({ name: 'cron.Fine', created: true, checked: true });
+      expect(existsSync(join(t.dir, 'automations.yaml'))).toBe(false);
+      const list = await ok<{ automations: { name: string }[] }>(t, 'automations.list', {});
+      expect(list.automations.map((a) => a.name)).not.toContain('cron.Fine');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -110,6 +110,14 @@ export function saveAutomation(yaml: string, version?: string): Promise<SaveOutp
   return runAction('automations.save', version ? { yaml, version } : { yaml });
 }
 
+/**
+ * Checks an automation as saving would, writing nothing: resolves with its warnings, or rejects
+ * with the problems (`line N: ...`), as {@link saveAutomation} does.
+ */
+export function checkAutomation(yaml: string, version?: string): Promise<SaveOutput> {
+  return runAction('automations.save', { yaml, check: true, ...(version ? { version } : {}) });
+}
+
 /** Removes a YAML automation from its file. */
 export function deleteAutomation(name: string, version: string): Promise<DeleteOutput> {
   return runAction('automations.delete', { name, version });

@@ -9,6 +9,7 @@ import {
   getAutomation,
   isConflict,
   lineErrors,
+  checkAutomation,
   saveAutomation,
 } from '../lib/automations.ts';
 import type { LineError } from '../lib/automations.ts';
@@ -23,6 +24,8 @@ type Loaded =
   | { state: 'ready'; text: string; version: string | undefined };
 
 const LABEL = 'Automation YAML';
+// Long enough to check once per pause in typing, not once per key.
+const CHECK_DELAY_MS = 600;
 
 /**
  * The editor of one automation (`/automations/<name>/edit`), or of a new one from a template
@@ -73,6 +76,25 @@ export function AutomationEditPage({ name }: { name: string | null }) {
       setText(template.yaml);
     }
   }, [name, template]);
+
+  // Pipit's own checks run as you type (after a pause), with each problem shown at its line.
+  useEffect(() => {
+    if (loaded.state !== 'ready' || text === loaded.text) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      checkAutomation(text, loaded.version)
+        .then(() => current && setErrors([]))
+        .catch((err: unknown) => {
+          if (!current) return;
+          if (isConflict(err)) setConflict(true);
+          else setErrors(lineErrors(messagesOf(err)));
+        });
+    }, CHECK_DELAY_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [text, loaded]);
 
   useEffect(() => {
     document.title = `${name ? `Edit ${name}` : 'New automation'} · Automations · Pipit`;
@@ -178,8 +200,8 @@ export function AutomationEditPage({ name }: { name: string | null }) {
         />
         <p class="hint">
           Ctrl+Space completes action names after <code>action:</code> and their arguments under{' '}
-          <code>args:</code>. Saving checks the automation first and writes nothing if it has
-          errors.
+          <code>args:</code>. Pipit checks the automation as you type, and saving writes nothing
+          while it has errors.
         </p>
         {errors.length ? (
           <div class="alert alert-error" role="alert">
