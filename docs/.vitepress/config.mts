@@ -43,6 +43,7 @@ export default defineConfig({
           { text: 'mqtt', link: '/plugins/mqtt.md' },
           { text: 'music.spotify', link: '/plugins/music.spotify.md' },
           { text: 'homeassistant', link: '/plugins/homeassistant.md' },
+          { text: 'light.hue', link: '/plugins/light.hue.md' },
         ],
       },
       {

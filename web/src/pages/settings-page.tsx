@@ -1,3 +1,4 @@
+import { HueCard } from '../components/hue-card.tsx';
 import { ReloadConfig } from '../components/reload-config.tsx';
 import { settingsSection, SettingsNav } from '../components/settings-nav.tsx';
 import { SpotifyCard } from '../components/spotify-card.tsx';
@@ -26,6 +27,7 @@ export function SettingsPage({ username, path }: { username: string; path: strin
           <h2 id="integrations-title">Integrations</h2>
           <p class="muted">The outside services this instance’s plugins work with.</p>
           <SpotifyCard />
+          <HueCard />
         </section>
       ) : null}
       {section.path === '/settings/configuration' ? <ReloadConfig /> : null}
