@@ -41,6 +41,7 @@ export default defineConfig({
           { text: 'file', link: '/plugins/file.md' },
           { text: 'http', link: '/plugins/http.md' },
           { text: 'mqtt', link: '/plugins/mqtt.md' },
+          { text: 'zigbee.mqtt', link: '/plugins/zigbee.mqtt.md' },
           { text: 'music.spotify', link: '/plugins/music.spotify.md' },
           { text: 'homeassistant', link: '/plugins/homeassistant.md' },
           { text: 'light.hue', link: '/plugins/light.hue.md' },
