@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { EventKinds } from '../events/kinds.ts';
 import type { LoadedConfig } from '../config/load.ts';
 import { compileActions, Registry } from '../core/registry.ts';
 import type { PluginDef } from '../core/action.ts';
@@ -213,8 +214,11 @@ export function checkConfiguration(config: LoadedConfig, plugins: readonly Plugi
         actions: compileActions(def),
       });
   }
-  // YAML sections are only compiled here, never run: the services they would call are not needed.
-  const services = { registry } as unknown as Services;
+  // YAML sections are only compiled here, never run: the services they would call are not needed,
+  // only the event kinds every plugin declares, enabled or not.
+  const kinds = new EventKinds();
+  for (const def of plugins) for (const kind of def.eventKinds ?? []) kinds.declare(kind);
+  const services = { registry, events: { kinds } } as unknown as Services;
   const get = () => services;
   const layer: UserLayer = {
     procedures: config.procedures.map((s) => procedureFromConfig(s, get)),

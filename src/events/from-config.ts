@@ -59,7 +59,8 @@ export function webhookOf(condition: Record<string, unknown>): { webhook?: strin
     : {};
 }
 
-// The kinds are the same on every instance (Pipit's and its plugins', enabled or not).
+// Pipit's own kinds, for a check made without a service; a service's also knows the kinds its
+// plugins declare (built-in or packages), which hooks may name by their short names too.
 const CONDITION_KINDS = new EventKinds();
 
 /**
@@ -94,7 +95,8 @@ export function hookFromConfig(section: UserSection, services: () => Services): 
   let steps: Step[] = [];
   try {
     const kind = (condition as Record<string, unknown>).type;
-    if (typeof kind === 'string') CONDITION_KINDS.checkConditionKind(kind.trim());
+    const kinds = (services().events as { kinds?: EventKinds } | undefined)?.kinds;
+    if (typeof kind === 'string') (kinds ?? CONDITION_KINDS).checkConditionKind(kind.trim());
     matches = compileCondition(condition);
     bindings = compileBindings(condition);
     steps = parseSteps(then, `${section.key} then`);

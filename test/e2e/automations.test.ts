@@ -22,6 +22,12 @@ cron.Tick:
   actions:
     - action: utils.echo
       args: {tick: true}
+# Runs every second throughout: that time has passed is seen by its runs, not by sleeping.
+cron.Witness:
+  cron_expression: '* * * * * *'
+  actions:
+    - action: utils.echo
+      args: {witness: true}
 event.hook.Greet:
   if: {type: WebhookEvent, hook: greet}
   then:
@@ -56,6 +62,24 @@ async function cronRuns(url: string, token: string): Promise<number> {
     limit: 200,
   });
   return out.runs.length;
+}
+
+/** Resolves once cron.Witness has started `n` runs from now: that many seconds have passed. */
+async function witnessSeconds(url: string, token: string, n: number): Promise<void> {
+  const since = new Date().toISOString();
+  await expect
+    .poll(
+      async () =>
+        (
+          await call<{ runs: unknown[] }>(url, token, 'runs.list', {
+            cron: 'Witness',
+            since,
+            limit: 10,
+          })
+        ).runs.length,
+      { timeout: 15_000 },
+    )
+    .toBeGreaterThanOrEqual(n);
 }
 
 const editor = (page: Page): Locator => page.getByRole('textbox', { name: EDITOR });
@@ -157,12 +181,12 @@ describe('web UI: Automations', () => {
     // Filters: kind, and a search.
     await page.getByLabel('Kind').selectOption('cron');
     await page.waitForURL((u) => u.search === '?kind=cron');
-    await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
     await page.getByLabel('Kind').selectOption('');
     await page.getByLabel('Search').fill('double');
     await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
     await page.getByRole('button', { name: 'Clear filters' }).click();
-    await expect.poll(() => list.getByRole('listitem').count()).toBe(4);
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(5);
     await e2e.screenshot(page, 'automations-list', { docs: true });
   }, 60_000);
 
@@ -339,10 +363,10 @@ describe('web UI: Automations', () => {
     await expect.poll(() => toggle.isChecked()).toBe(false);
     await page.getByText('Disabled', { exact: true }).first().waitFor();
     // Once the switch is off no new run starts (one already going may still finish). That nothing
-    // happens can only be seen by waiting: a few of the cron's seconds.
-    await new Promise((r) => setTimeout(r, 1200));
+    // happens is seen over a few seconds, counted by the runs of cron.Witness.
+    await witnessSeconds(e2e.url, token, 1);
     const before = await cronRuns(e2e.url, token);
-    await new Promise((r) => setTimeout(r, 2500));
+    await witnessSeconds(e2e.url, token, 2);
     expect(await cronRuns(e2e.url, token)).toBe(before);
 
     await e2e.server.stop();
@@ -356,7 +380,7 @@ describe('web UI: Automations', () => {
     );
     expect(list.automations.find((a) => a.name === 'cron.Tick')?.enabled).toBe(false);
     const afterRestart = await cronRuns(restarted.url, again);
-    await new Promise((r) => setTimeout(r, 2500));
+    await witnessSeconds(restarted.url, again, 2);
     expect(await cronRuns(restarted.url, again)).toBe(afterRestart);
     expect(afterRestart).toBe(before);
 

@@ -1,6 +1,6 @@
 // Plugin packages enabled from the config's `plugins:` list: found by name or path, configured,
 // called; and every way one can be wrong, each with an error that names the package and the fix.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Service } from '../../../src/app/service.ts';
 import { PipitError } from '../../../src/core/errors.ts';
 import { pipitVersion } from '../../../src/lib/version.ts';
@@ -192,5 +192,25 @@ describe('plugin packages', () => {
     expect((await call(service, 'other.x')).error?.message).toContain(
       'defines a plugin named "someone"',
     );
+  });
+});
+
+describe('plugin package events in hooks', () => {
+  it('a YAML hook names a package event by its short name, and runs on it', async () => {
+    const at = dir();
+    installHello(at);
+    const service = await start(
+      at,
+      [
+        'plugins: [pipit-plugin-hello]',
+        'event.hook.OnGreeted:',
+        '  if: {type: GreetedEvent}',
+        '  then:',
+        '    - action: variable.set',
+        "      args: {last_greeted: '${name}'}",
+      ].join('\n'),
+    );
+    await call(service, 'hello.greet', { name: 'Cy' });
+    await vi.waitFor(() => expect(service.store.variables.get('last_greeted')).toBe('Cy'));
   });
 });
