@@ -38,7 +38,7 @@ export const PluginKinds = {
   ShellOutputEvent: `${KIND_PREFIX}shell.ShellOutputEvent`,
   ShellExitEvent: `${KIND_PREFIX}shell.ShellExitEvent`,
   MQTTMessageEvent: `${KIND_PREFIX}mqtt.MQTTMessageEvent`,
-  LightStatusChangeEvent: `${KIND_PREFIX}light.hue.LightStatusChangeEvent`,
+  LightStatusChangeEvent: `${KIND_PREFIX}light.LightStatusChangeEvent`,
   HomeAssistantStateChangedEvent: `${KIND_PREFIX}homeassistant.HomeAssistantStateChangedEvent`,
   HomeAssistantEvent: `${KIND_PREFIX}homeassistant.HomeAssistantEvent`,
   ZigbeeMqttOnlineEvent: `${KIND_PREFIX}zigbee.mqtt.ZigbeeMqttOnlineEvent`,

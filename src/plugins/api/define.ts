@@ -46,12 +46,17 @@ export interface Held<S> {
  * export default definePlugin({ name: 'hello', summary: 'Greets people.', actions: [greet] });
  */
 export function definePlugin<C, S>(manifest: PluginManifest<C, S>): PluginDef<C, Held<S>> {
-  const kinds = new Map(
-    Object.entries(manifest.events ?? {}).map(([short, schema]) => [
-      short,
-      { full: `${KIND_PREFIX}${manifest.name}.${short}`, schema },
-    ]),
-  );
+  // `GreetedEvent` is the plugin's own (`pipit.message.event.<plugin>.GreetedEvent`); a dotted key
+  // such as `light.LightStatusChangeEvent` names its module itself, as Platypush's kinds do.
+  const kinds = new Map<string, { full: string; schema: z.ZodType }>();
+  for (const [key, schema] of Object.entries(manifest.events ?? {})) {
+    const kind = {
+      full: `${KIND_PREFIX}${key.includes('.') ? key : `${manifest.name}.${key}`}`,
+      schema,
+    };
+    kinds.set(key, kind);
+    kinds.set(key.slice(key.lastIndexOf('.') + 1), kind);
+  }
   const fireFor =
     (services: Services) =>
     async (kind: string, fields: Record<string, unknown> = {}): Promise<void> => {
@@ -76,7 +81,7 @@ export function definePlugin<C, S>(manifest: PluginManifest<C, S>): PluginDef<C,
     ...(manifest.config ? { config: manifest.config } : {}),
     ...(manifest.enabledByDefault ? { enabledByDefault: true } : {}),
     ...(manifest.disabledHint ? { disabledHint: manifest.disabledHint } : {}),
-    eventKinds: [...kinds.values()].map((k) => k.full),
+    eventKinds: [...new Set([...kinds.values()].map((k) => k.full))],
     actions: manifest.actions.map((action) => wrapAction(action as PluginAction<ParamShape, S>)),
     async init({ config, log, services }) {
       const stopping = new AbortController();

@@ -112,7 +112,12 @@ export interface PluginManifest<C = Record<string, never>, S = undefined> {
   enabledByDefault?: boolean;
   /** Why the plugin is off by default and how to turn it on (said when it is called while off). */
   disabledHint?: string;
-  /** The event kinds the plugin raises: short name (`GreetedEvent`) → the schema of its fields. */
+  /**
+   * The event kinds the plugin raises: name → the schema of its fields. `GreetedEvent` is raised as
+   * `pipit.message.event.<plugin>.GreetedEvent`; a dotted name (`light.LightStatusChangeEvent`)
+   * gives the module itself, for a kind another tool (Platypush) already names. `fire()` and hooks
+   * take the last word alone.
+   */
   events?: Record<string, z.ZodType>;
   // Actions are stored type-erased: their argument types are enforced where they are defined.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -30,7 +30,8 @@ export default definePlugin({
   name: 'light.hue',
   summary: 'Philips Hue lights through the bridge’s local REST API (v1).',
   config: HueConfig,
-  events: { LightStatusChangeEvent },
+  // Platypush's kind (platypush.message.event.light.LightStatusChangeEvent): its users' hooks match.
+  events: { 'light.LightStatusChangeEvent': LightStatusChangeEvent },
   actions: [connect, ...controlActions, ...readActions],
   enabledByDefault: false,
   disabledHint: HUE_DISABLED_HINT,

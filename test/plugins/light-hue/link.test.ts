@@ -17,6 +17,15 @@ event.hook.HueLampChanged:
       args:
         lamp2_bri: \${bri}
         lamp2_id: \${light_id}
+# A Platypush hook, by Platypush's full name of the kind: it matches unchanged.
+event.hook.PlatypushLamp:
+  if:
+    type: platypush.message.event.light.LightStatusChangeEvent
+    light_name: Hue Lamp 2
+  then:
+    - action: variable.set
+      args:
+        platypush_bri: \${bri}
 `;
 
 describe('light.hue link to the bridge', () => {
@@ -51,6 +60,11 @@ describe('light.hue link to the bridge', () => {
     expect((await call(t, 'variable.get', { name: 'lamp2_id' })).output).toMatchObject({
       lamp2_id: '2',
     });
+    await vi.waitFor(async () =>
+      expect((await call(t, 'variable.get', { name: 'platypush_bri' })).output).toMatchObject({
+        platypush_bri: 77,
+      }),
+    );
   });
 
   it('names a light that disappeared from the bridge', async () => {
