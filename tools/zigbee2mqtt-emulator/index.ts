@@ -17,6 +17,9 @@ export interface EmulatorOptions {
   devices?: EmulatedDevice[];
   groups?: Record<string, unknown>[];
   stateFormat?: StateFormat;
+  /** Broker credentials, for a broker that asks for them. */
+  username?: string;
+  password?: string;
 }
 
 /** A running emulated Zigbee2MQTT bridge, with the controls tests need. */
@@ -40,6 +43,8 @@ export interface Zigbee2MqttEmulator {
   offline(): Promise<void>;
   /** The bridge says it is online again (retained). */
   online(): Promise<void>;
+  /** The next bridge/request/<name> is answered with status "error" and this error. */
+  refuse(name: string, error: string): void;
   /** false: requests, /set and /get are received but never answered (a hung bridge). */
   answering: boolean;
   /** Resolves once connected to the broker (again, after a broker restart). */
@@ -76,6 +81,7 @@ export async function startZigbee2MqttEmulator(
   const client: MqttClient = mqtt.connect(opts.brokerUrl, {
     clientId: `z2m-emulator-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
     reconnectPeriod: 100,
+    ...(opts.username ? { username: opts.username, password: opts.password ?? '' } : {}),
     will: {
       topic: `${prefix}/bridge/state`,
       payload: Buffer.from(stateWord('offline')),
@@ -114,12 +120,16 @@ export async function startZigbee2MqttEmulator(
       ...(request.transaction === undefined ? {} : { transaction: request.transaction }),
     });
 
+  const refusals = new Map<string, string>();
   const onRequest = async (name: string, raw: unknown) => {
     const request = (raw && typeof raw === 'object' ? raw : { value: raw }) as Record<
       string,
       unknown
     >;
-    if (name === 'permit_join') {
+    const refusal = refusals.get(name);
+    refusals.delete(name);
+    if (refusal) await respond(name, request, { data: {}, error: refusal });
+    else if (name === 'permit_join') {
       permitJoin = request.value !== false;
       const time = typeof request.time === 'number' ? request.time : undefined;
       await respond(name, request, {
@@ -242,6 +252,9 @@ export async function startZigbee2MqttEmulator(
       await pub('bridge/state', stateWord('online'), true);
     },
     connected: () => deferred.promise,
+    refuse(name, error) {
+      refusals.set(name, error);
+    },
     async close() {
       await client.endAsync();
     },

@@ -67,7 +67,12 @@ export class ZigbeeLink {
     client.on('connect', () => void this.onConnect(client));
     client.on('message', (topic, payload) => this.onMessage(topic, payload));
     client.on('error', (err) => {
-      this.lastError = err.message;
+      // CONNACK 4 and 5 (MQTT 3.1.1): bad user name or password, not authorized.
+      const code = (err as { code?: unknown }).code;
+      this.lastError =
+        code === 4 || code === 5
+          ? `the broker refused the credentials (${err.message}): check zigbee.mqtt.username and zigbee.mqtt.password`
+          : err.message;
       this.log.debug({ err }, 'zigbee.mqtt: broker connection error');
     });
     client.on('close', () => this.onClose());

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../helpers/net.ts';
@@ -35,14 +36,30 @@ function mosquittoBinary(): string {
  * await broker.stop();
  */
 export async function startBroker(
-  opts: { port?: number; deadlineMs?: number } = {},
+  opts: {
+    port?: number;
+    deadlineMs?: number;
+    /** user → password: only these may connect (no anonymous clients). */
+    users?: Record<string, string>;
+  } = {},
 ): Promise<Broker> {
   const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'pipit-mosquitto-'));
   const conf = join(dir, 'mosquitto.conf');
+  let auth = 'allow_anonymous true\n';
+  if (opts.users) {
+    const file = join(dir, 'passwords');
+    writeFileSync(file, '');
+    for (const [user, password] of Object.entries(opts.users))
+      execFileSync('mosquitto_passwd', ['-b', file, user, password]);
+    // Started as root, mosquitto reads it after dropping to its own user.
+    chmodSync(dir, 0o755);
+    chmodSync(file, 0o644);
+    auth = `allow_anonymous false\npassword_file ${file}\n`;
+  }
   writeFileSync(
     conf,
-    `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest stderr\nlog_type error\n`,
+    `listener ${port} 127.0.0.1\n${auth}persistence false\nlog_dest stderr\nlog_type error\n`,
   );
   let child: ChildProcess | undefined;
   const launch = async () => {

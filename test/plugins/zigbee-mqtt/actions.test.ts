@@ -152,6 +152,16 @@ describe('zigbee.mqtt actions', () => {
     expect(res.code).toBe('CONFLICT');
   });
 
+  it("a request the bridge refuses is an UPSTREAM_ERROR with the bridge's error", async () => {
+    // The guide's example of a failed request: {"data":{},"error":"Failed to connect to adapter","status":"error"}
+    z.emu.refuse('permit_join', 'Failed to connect to adapter');
+    const res = await call(z.t, 'zigbee.mqtt.permit_join', { permit: true });
+    expect(codeOf(res)).toBe('UPSTREAM_ERROR');
+    expect(res.errors[0]).toMatch(
+      /refused bridge\/request\/permit_join: Failed to connect to adapter/,
+    );
+  });
+
   it('a request the bridge does not answer is a TIMEOUT, and so is a silent device', async () => {
     z.emu.answering = false;
     try {
