@@ -37,6 +37,8 @@ const kinds = defineAction({
 
 export default definePlugin({
   name: 'event',
+  // Privileged: it raises and lists any kind of event, not only its own.
+  privileged: true,
   summary: 'Raises events from procedures, hooks, the CLI and clients.',
   enabledByDefault: true,
   actions: [fire, kinds],

@@ -42,6 +42,8 @@ function level(name: 'debug' | 'info' | 'warning' | 'error'): ActionDef<typeof P
 
 export default definePlugin({
   name: 'logger',
+  // Privileged: it formats messages with Pipit's Python-style str(), an internal helper.
+  privileged: true,
   summary: 'Writes messages to the service log.',
   enabledByDefault: true,
   actions: [level('debug'), level('info'), level('warning'), level('error')],

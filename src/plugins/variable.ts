@@ -52,6 +52,9 @@ const list = defineAction({
 
 export default definePlugin({
   name: 'variable',
+  // Privileged: the variables are the store's, shared with expressions' Variable.get and every
+  // other plugin.
+  privileged: true,
   summary: 'Named values stored in the database, shared by procedures, hooks and clients.',
   enabledByDefault: true,
   actions: [get, set, unset, list],

@@ -23,6 +23,8 @@ import { append, write } from './write.ts';
  */
 export default definePlugin<FileConfig, FileState>({
   name: 'file',
+  // Privileged: it keeps Pipit's own files (config, workdir, scripts) out of reach.
+  privileged: true,
   summary:
     'Reads, writes (atomically), copies, moves, lists and deletes files on this host as the service user, optionally confined to file.roots.',
   disabledHint: FILE_DISABLED_HINT,

@@ -13,6 +13,9 @@ import type { HttpState } from './state.ts';
  */
 export default definePlugin<HttpConfig, HttpState>({
   name: 'http',
+  // Privileged: it reports upstream calls to /metrics and reads the http allow-list other plugins
+  // share.
+  privileged: true,
   aliases: ['http.request'],
   summary:
     'HTTP requests (get, post, put, patch, delete, head, options): JSON and form bodies, redirects, timeouts, size limits, opt-in retries; http.allow_hosts narrows the hosts.',

@@ -20,6 +20,8 @@ import { subscribe, unsubscribe } from './subscribe.ts';
  */
 export default definePlugin<MqttConfig, MqttState>({
   name: 'mqtt',
+  // Privileged: it follows the http plugin's allow-list and names its clients after the device id.
+  privileged: true,
   summary:
     'MQTT: publish, subscribe (messages become MQTTMessageEvent events for hooks), reconnection with backoff, status.',
   enabledByDefault: true,

@@ -16,6 +16,8 @@ import type { ShellState } from './state.ts';
  */
 export default definePlugin<ShellConfig, ShellState>({
   name: 'shell',
+  // Privileged: it keeps Pipit's own files out of reach and raises its events through the service.
+  privileged: true,
   summary:
     'Runs commands on this host as the service user: output, exit status, timeouts that kill the whole process group, streamed output as events.',
   disabledHint: SHELL_DISABLED_HINT,

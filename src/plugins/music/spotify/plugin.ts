@@ -15,6 +15,9 @@ import { realTimers } from './timers.ts';
 
 export default definePlugin<SpotifyConfig, SpotifyState>({
   name: 'music.spotify',
+  // Privileged: it reports upstream calls to /metrics and serves its authorization pages with the
+  // guard.
+  privileged: true,
   aliases: ['music.streaming'],
   summary:
     'Spotify: playback on your devices, playlists, library and search, through the Web API (set-up: README.md, "The Spotify plugin").',
