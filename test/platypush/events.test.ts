@@ -14,9 +14,9 @@ event.hook.PlaySong:
     - action: variable.set
       args:
         last_song: '\${title} / \${artist}'
-event.hook.Zigbee:
+event.hook.Zwave:
   if:
-    type: platypush.message.event.zigbee.mqtt.ZigbeeMqttDevicePropertySetEvent
+    type: platypush.message.event.zwave.mqtt.ZwaveValueChangedEvent
     device: lamp
   then:
     - if \${properties['state'] == 'ON'}:
@@ -73,15 +73,13 @@ describe('Platypush events', () => {
       c.send({
         type: 'event',
         args: {
-          type: 'platypush.message.event.zigbee.mqtt.ZigbeeMqttDevicePropertySetEvent',
+          type: 'platypush.message.event.zwave.mqtt.ZwaveValueChangedEvent',
           device: 'lamp',
           properties: { state },
         },
       });
       const echoed = await c.next((f) => f.type === 'event' && f.args.properties?.state === state);
-      expect(echoed.args.type).toBe(
-        'platypush.message.event.zigbee.mqtt.ZigbeeMqttDevicePropertySetEvent',
-      );
+      expect(echoed.args.type).toBe('platypush.message.event.zwave.mqtt.ZwaveValueChangedEvent');
       await t.service.events.idle();
       expect(t.service.store.variables.get('lamp')).toBe(expected);
     }
