@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
@@ -97,6 +97,24 @@ describe('the plugin catalog', () => {
       );
     } finally {
       await service.close();
+    }
+  });
+});
+
+describe('what each built-in plugin may reach', () => {
+  it('is the public plugin API, or the plugin says it is privileged', async () => {
+    // The plugins the dependency rules hold to the public API (their folders or files).
+    const rules = readFileSync(join(import.meta.dirname, '../../.dependency-cruiser.cjs'), 'utf8');
+    const listed = JSON.parse(
+      /const PUBLIC_PLUGINS = (\[[^\]]*\])/.exec(rules)![1]!.replaceAll("'", '"'),
+    ) as string[];
+    const folderOf = (name: string) => name.replaceAll('.', '-');
+    for (const def of builtinPlugins) {
+      const isPublic = listed.includes(folderOf(def.name));
+      expect(
+        isPublic !== (def.privileged === true),
+        `${def.name}: public API (${isPublic}) or privileged (${def.privileged === true}), one of the two`,
+      ).toBe(true);
     }
   });
 });
