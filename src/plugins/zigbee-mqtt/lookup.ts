@@ -1,6 +1,9 @@
-import { PipitError } from '../api/index.ts';
+import { PipitError, z } from '../api/index.ts';
 import type { ZigbeeLink } from './link.ts';
 import type { Z2mDevice } from './network.ts';
+
+/** A device, as every action names it. */
+export const Device = z.string().min(1).describe('friendly name or IEEE address of the device');
 
 /** Levenshtein distance, for "did you mean". */
 function distance(a: string, b: string): number {
