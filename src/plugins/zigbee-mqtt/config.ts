@@ -28,6 +28,18 @@ export const ZigbeeMqttConfig = z.strictObject({
   tls_cafile: z.string().min(1).optional().describe('CA certificate (PEM) for the broker'),
   tls_certfile: z.string().min(1).optional().describe('client certificate (PEM)'),
   tls_keyfile: z.string().min(1).optional().describe('private key (PEM) of the client certificate'),
+  tls_version: z
+    .string()
+    .regex(/^(tls)?v?1\.[0-3]$/i, 'is not a TLS version: write tlsv1.2 or tlsv1.3')
+    .optional()
+    .describe('the lowest TLS version accepted (tlsv1.2, tlsv1.3)'),
+  tls_ciphers: z.string().min(1).optional().describe('OpenSSL cipher list'),
+  client_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe('MQTT client ID (default: pipit-zigbee-<random>)'),
   tls_insecure: z.boolean().default(false).describe('accept any broker certificate (testing only)'),
   reconnect_min_seconds: z
     .number()
@@ -47,6 +59,12 @@ export type ZigbeeMqttConfig = z.output<typeof ZigbeeMqttConfig>;
 /** The topic every Zigbee2MQTT topic starts with. */
 export function prefixOf(config: ZigbeeMqttConfig): string {
   return (config.topic_prefix ?? config.base_topic ?? 'zigbee2mqtt').replace(/\/+$/, '');
+}
+
+/** Node's name of a Platypush `tls_version` (`tlsv1.2` → `TLSv1.2`). */
+export function tlsMinVersion(version: string): 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3' {
+  const minor = /1\.([0-3])$/.exec(version)?.[1] ?? '2';
+  return minor === '0' ? 'TLSv1' : (`TLSv1.${minor}` as 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3');
 }
 
 /** Whether the connection uses TLS: `tls: true` or any of the files. */

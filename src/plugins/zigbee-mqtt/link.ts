@@ -4,13 +4,25 @@ import mqtt from 'mqtt';
 import type { IClientOptions, MqttClient } from 'mqtt';
 import { PipitError } from '../api/index.ts';
 import type { PluginContext, PluginStatus } from '../api/index.ts';
-import { prefixOf, usesTls } from './config.ts';
+import { prefixOf, tlsMinVersion, usesTls } from './config.ts';
 import type { ZigbeeMqttConfig } from './config.ts';
 import { Network } from './network.ts';
 import type { NetworkChange, Z2mDevice } from './network.ts';
 import { Pending } from './pending.ts';
 
 type Log = PluginContext<unknown>['log'];
+
+function readPem(key: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    throw new PipitError(
+      'CONFIG_INVALID',
+      `zigbee.mqtt.${key}: cannot read ${path} (${(err as Error).message}): fix the path`,
+      { cause: err },
+    );
+  }
+}
 
 /**
  * The plugin's own connection to the broker Zigbee2MQTT publishes to: it subscribes to the whole
@@ -152,7 +164,7 @@ export class ZigbeeLink {
       host: c.host,
       port: c.port,
       protocol: tls ? 'mqtts' : 'mqtt',
-      clientId: `pipit-zigbee-${randomBytes(4).toString('hex')}`,
+      clientId: c.client_id ?? `pipit-zigbee-${randomBytes(4).toString('hex')}`,
       ...(c.username === undefined ? {} : { username: c.username }),
       ...(c.password === undefined ? {} : { password: c.password }),
       connectTimeout: this.timeoutMs,
@@ -163,9 +175,11 @@ export class ZigbeeLink {
       ...(tls
         ? {
             rejectUnauthorized: !c.tls_insecure,
-            ...(c.tls_cafile ? { ca: readFileSync(c.tls_cafile) } : {}),
-            ...(c.tls_certfile ? { cert: readFileSync(c.tls_certfile) } : {}),
-            ...(c.tls_keyfile ? { key: readFileSync(c.tls_keyfile) } : {}),
+            ...(c.tls_version ? { minVersion: tlsMinVersion(c.tls_version) } : {}),
+            ...(c.tls_ciphers ? { ciphers: c.tls_ciphers } : {}),
+            ...(c.tls_cafile ? { ca: readPem('tls_cafile', c.tls_cafile) } : {}),
+            ...(c.tls_certfile ? { cert: readPem('tls_certfile', c.tls_certfile) } : {}),
+            ...(c.tls_keyfile ? { key: readPem('tls_keyfile', c.tls_keyfile) } : {}),
           }
         : {}),
     };
