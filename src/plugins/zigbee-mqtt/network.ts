@@ -71,7 +71,7 @@ export class Network {
     if (!Array.isArray(payload)) return [];
     const next = new Map<string, Z2mDevice>();
     for (const d of payload as Z2mDevice[])
-      if (d && typeof d.ieee_address === 'string' && d.type !== 'Coordinator')
+      if (d && typeof d.ieee_address === 'string')
         next.set(d.ieee_address, { ...d, friendly_name: d.friendly_name ?? d.ieee_address });
     const changes: NetworkChange[] = [];
     if (this.seenList) {

@@ -14,11 +14,12 @@ afterAll(async () => {
 });
 
 describe('zigbee.mqtt actions', () => {
-  it('devices lists the bridge/devices entries without the coordinator', async () => {
+  it('devices lists the bridge/devices entries, the coordinator too (as Platypush does)', async () => {
     const res = await call(z.t, 'zigbee.mqtt.devices');
     expect(res.errors).toEqual([]);
     const devices = res.output as Array<Record<string, unknown>>;
     expect(devices.map((d) => d.friendly_name).sort()).toEqual([
+      'Coordinator',
       'hall_sensor',
       'kitchen/plug',
       'living_room_bulb',

@@ -57,7 +57,7 @@ describe('zigbee.mqtt broker credentials', () => {
     const t = await app('pipit-secret');
     await vi.waitFor(() => expect(link(t)?.connected).toBe(true));
     await vi.waitFor(async () =>
-      expect((await call(t, 'zigbee.mqtt.devices')).output).toHaveLength(3),
+      expect((await call(t, 'zigbee.mqtt.devices')).output).toHaveLength(4),
     );
   });
 });

@@ -55,7 +55,7 @@ export async function zigbeeSetup(
           { type: 'request', action: 'zigbee.mqtt.devices', args: {} },
           { transport: 'test' },
         );
-        expect(res.message.response.output).toHaveLength(3);
+        expect(res.message.response.output).toHaveLength(4);
       },
       { timeout: 5000 },
     );
