@@ -117,7 +117,7 @@ describe('a link to Redis that hangs', () => {
     expect(light.body.response.output).toEqual({ light: 'off' });
     const sets = await execute(beta, {
       action: 'runs.list',
-      args: { origin: 'cluster', action: 'variable.set' },
+      args: { transport: 'cluster', action: 'variable.set' },
     });
     expect(sets.body.response.output.runs).toEqual([]);
 

@@ -72,7 +72,7 @@ describe('requests routed by target', () => {
     // Beta recorded it as run for ada, through her token on alpha.
     const runs = await execute(beta, {
       action: 'runs.list',
-      args: { origin: 'cluster', action: 'variable.get' },
+      args: { transport: 'cluster', action: 'variable.get' },
     });
     expect(runs.body.response.output.runs[0].caller).toMatchObject({
       user: 'ada',
