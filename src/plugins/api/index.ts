@@ -13,4 +13,5 @@ export type {
 export type { KeyValueStore } from '../../core/key-value.ts';
 export { secret } from '../../core/action.ts';
 export { PipitError } from '../../core/errors.ts';
+export { didYouMean } from '../../lib/suggest.ts';
 export { z } from 'zod';

@@ -1,6 +1,5 @@
-import { PipitError } from '../api/index.ts';
+import { didYouMean, PipitError } from '../api/index.ts';
 import type { HomeAssistantLink } from './link.ts';
-import { didYouMean } from './suggest.ts';
 
 /** What the plugin's `init` returns: its link to Home Assistant. */
 export interface HomeAssistantState {
@@ -11,7 +10,7 @@ export interface HomeAssistantState {
 export function unknownEntity(entityId: string, known: Iterable<string>): never {
   throw new PipitError(
     'NOT_FOUND',
-    `Home Assistant has no entity "${entityId}"${didYouMean(entityId, known)}: see homeassistant.get_states for the entities it has`,
+    `Home Assistant has no entity "${entityId}" (homeassistant.get_states lists those it has)${didYouMean(entityId, known)}`,
   );
 }
 

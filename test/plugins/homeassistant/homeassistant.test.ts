@@ -75,7 +75,7 @@ describe('homeassistant against the emulator', () => {
     const missing = await call(t, 'homeassistant.get_state', { entity_id: 'light.kitchn' });
     expect(missing.reason).toBe('NOT_FOUND');
     expect(missing.errors[0]).toContain('"light.kitchn"');
-    expect(missing.errors[0]).toContain('did you mean "light.kitchen"');
+    expect(missing.errors[0]).toContain('Did you mean "light.kitchen"');
   });
 
   it('turn_on / turn_off / toggle change the entity, extra arguments going as service data', async () => {

@@ -106,7 +106,7 @@ describe('zigbee.mqtt actions', () => {
       value: 'ON',
     });
     expect(codeOf(res)).toBe('NOT_FOUND');
-    expect(res.errors[0]).toMatch(/no device "living_room_bulp".*did you mean "living_room_bulb"/);
+    expect(res.errors[0]).toMatch(/no device "living_room_bulp".*Did you mean "living_room_bulb"/);
   });
 
   it('permit_join sends a request with a transaction and answers the bridge response', async () => {
