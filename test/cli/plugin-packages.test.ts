@@ -92,6 +92,8 @@ describe('a plugin package in a running Pipit', () => {
     const res = await execute('boom.go', {});
     expect(res.status).toBe(503);
     expect(await res.text()).toContain('plugin \\"boom\\" failed to start: it threw when imported');
+    // The service itself is up: a broken plugin package does not make it unready.
+    expect((await fetch(`${pipit.url}/readyz`)).status).toBe(200);
   });
 
   it('serves its routes: guarded unless public', async () => {
