@@ -1,8 +1,8 @@
 // /healthz and /readyz: unauthenticated liveness and readiness endpoints.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeApp } from '../helpers/service.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeApp, registerAndToken } from '../helpers/service.ts';
 import type { TestApp } from '../helpers/service.ts';
 
 let t: TestApp;
@@ -36,5 +36,31 @@ describe('/healthz and /readyz', () => {
       other.close();
     }
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+});
+
+describe("/readyz and the plugins' links", () => {
+  it('tells a caller with credentials which plugin is not connected, and stays ready', async () => {
+    // Nothing listens on port 1: the bridge to Home Assistant stays down.
+    const app = await makeApp("homeassistant: {url: 'http://127.0.0.1:1', token: not-a-token}");
+    try {
+      const token = await registerAndToken(app.app);
+      const auth = { authorization: `Bearer ${token}` };
+      await vi.waitFor(async () => {
+        const res = await app.app.inject({ method: 'GET', url: '/readyz', headers: auth });
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({
+          status: 'ready',
+          plugins: { homeassistant: { connected: false } },
+        });
+      });
+      // Without credentials, or with bad ones: the status alone.
+      for (const headers of [{}, { authorization: 'Bearer nope' }]) {
+        const res = await app.app.inject({ method: 'GET', url: '/readyz', headers });
+        expect(res.json()).toEqual({ status: 'ready' });
+      }
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -12,6 +12,29 @@ export const HealthStatus = named(
 );
 export type HealthStatus = z.output<typeof HealthStatus>;
 
+/** `GET /readyz`: the status, and for a caller with credentials the plugins' links. */
+export const ReadyStatus = named(
+  'ReadyStatus',
+  'output',
+  z.object({
+    status: z.enum(['ready', 'unavailable']),
+    plugins: z
+      .record(
+        z.string(),
+        z.object({
+          connected: z.boolean(),
+          detail: z.string().optional().describe('what is wrong, or where it is connected'),
+        }),
+      )
+      .optional()
+      .describe(
+        'only for a caller with credentials: each plugin that reports its link to what it drives (a bridge, a broker), or that failed to start. A plugin that is not connected does not make the service unready',
+      ),
+  }),
+  'The status; nothing else without credentials.',
+);
+export type ReadyStatus = z.output<typeof ReadyStatus>;
+
 /** `POST /reload`: the configuration was taken. */
 export const ReloadResult = named(
   'ReloadResult',
@@ -46,8 +69,8 @@ export const operationSchemas = {
     summary: 'Readiness: the database takes writes',
     security: ANONYMOUS,
     response: {
-      200: json('{"status": "ready"}', HealthStatus),
-      503: json('{"status": "unavailable"}', HealthStatus),
+      200: json('{"status": "ready"}', ReadyStatus),
+      503: json('{"status": "unavailable"}', ReadyStatus),
     },
   },
   metrics: {
