@@ -2,6 +2,7 @@ import type { ActionContext } from './action.ts';
 import type { Logger } from './logger.ts';
 import type { z } from 'zod';
 import { PipitError, toPipitError } from './errors.ts';
+import type { ErrorCode } from './errors.ts';
 import { buildResponse, parseRequestMessage, requestIdOf } from './messages.ts';
 import type { Request } from './messages.ts';
 import type { ResponseMessage } from './messages.ts';
@@ -302,7 +303,11 @@ function runGuarded(fn: () => unknown): unknown {
     : result;
 }
 
-const PASSED_THROUGH: ReadonlySet<string> = new Set(['ACTION_FAILED', 'CONFLICT', 'UNAVAILABLE']);
+const PASSED_THROUGH: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'ACTION_FAILED',
+  'CONFLICT',
+  'UNAVAILABLE',
+]);
 
 function asActionFailure(err: unknown): PipitError {
   // A conflict refuses the request itself, with nothing changed: the caller's copy is stale (an

@@ -1,7 +1,10 @@
 // Plugin packages enabled from the config's `plugins:` list: found by name or path, configured,
 // called; and every way one can be wrong, each with an error that names the package and the fix.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Service } from '../../../src/app/service.ts';
+import { scaffoldPlugin } from '../../../src/cli/plugin-scaffold.ts';
 import { PipitError } from '../../../src/core/errors.ts';
 import { pipitVersion } from '../../../src/lib/version.ts';
 import { captureLog, tempDir } from '../../helpers/service.ts';
@@ -212,5 +215,25 @@ describe('plugin package events in hooks', () => {
     );
     await call(service, 'hello.greet', { name: 'Cy' });
     await vi.waitFor(() => expect(service.store.variables.get('last_greeted')).toBe('Cy'));
+  });
+});
+
+describe('plugin package mistakes found before import', () => {
+  it('refuses a path without a package.json, and a package.json that is not JSON, naming each', async () => {
+    const at = dir();
+    const noPackage = await startFails(at, 'plugins: [./nowhere]');
+    expect(noPackage.message).toMatch(
+      /"\.\/nowhere" is not a plugin package: .*nowhere has no package\.json/,
+    );
+    writePackage(at, 'pipit-plugin-garbled', { index: 'export default {}' });
+    writeFileSync(join(at, 'node_modules/pipit-plugin-garbled/package.json'), '{ not json');
+    const garbled = await startFails(at, 'plugins: [pipit-plugin-garbled]');
+    expect(garbled.message).toMatch(/pipit-plugin-garbled.*package\.json is not valid JSON/);
+  });
+
+  it('pipit plugin new refuses a name that is not a plugin name, saying what is allowed', () => {
+    expect(() => scaffoldPlugin('Weather Station', { pipitVersion: '0.1.0' })).toThrow(
+      /"Weather Station" is not a plugin name: use lower-case letters/,
+    );
   });
 });
