@@ -7,7 +7,10 @@
 # - redis-server: the shared bus of several instances (test/cluster/, bench/cluster.ts start it
 #   on a free loopback port with a data dir of their own);
 # - faketime: libfaketime, which test/cluster/clock.test.ts preloads to start an instance whose
-#   clock is two minutes slow.
+#   clock is two minutes slow;
+# - mpd: the music.mpd plugin's tests start a real MPD with a null audio output;
+# - postgresql: the db plugin's tests start a PostgreSQL server in a data directory of their own
+#   (initdb + postgres from /usr/lib/postgresql/<version>/bin, run as the postgres user under root).
 # Needs root (or sudo). Installs only what is missing.
 set -euo pipefail
 need=()
@@ -16,6 +19,8 @@ command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 command -v wrk >/dev/null 2>&1 || need+=(wrk)
 command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v mpd >/dev/null 2>&1 || [ -x /usr/bin/mpd ] || need+=(mpd)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 [ -e /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 ] || command -v faketime >/dev/null 2>&1 || need+=(faketime)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
