@@ -157,10 +157,12 @@ export async function createService(
 
   const started: { def: PluginDef; state: unknown }[] = [];
   try {
+    // Every plugin's kinds, on or off: a hook may name a kind before its plugin is configured.
+    for (const def of available)
+      for (const kind of def.eventKinds ?? []) events.kinds.declare(kind);
     for (const def of available) {
       const section = config.plugins.get(def.name);
       if (!section) continue;
-      for (const kind of def.eventKinds ?? []) events.kinds.declare(kind);
       if (def.from) {
         await startPackage(def, section.config, { log, services, registry, started });
         continue;

@@ -1,64 +1,48 @@
 import { didYouMean } from '../lib/suggest.ts';
 
 /**
- * Platypush's plugins and what provides each in Pipit: the one place that says so, for the
- * warnings about a configuration that calls or configures a plugin Pipit does not have, and for the
- * migration guide. There is no package registry yet: a plugin Pipit does not ship is "none yet".
+ * The Platypush plugins Pipit does not provide (yet), for the warnings about a configuration that
+ * calls or configures one, and for the migration guide. The ones Pipit provides are not listed
+ * here: they are its plugins' names and aliases (each plugin's head says them once).
  */
 
-// Platypush plugin name → the Pipit plugin that provides its actions, or null (none yet). The
-// common ones of Platypush's sample configuration and documentation; a name that is not here is
-// treated as null.
-const PROVIDERS: Readonly<Record<string, string | null>> = {
-  // Shipped with Pipit (same name, or an alias of one of its plugins).
-  event: 'event',
-  file: 'file',
-  http: 'http',
-  'http.request': 'http',
-  inspect: 'inspect',
-  'light.hue': 'light.hue',
-  logger: 'logger',
-  mqtt: 'mqtt',
-  'music.spotify': 'music.spotify',
-  shell: 'shell',
-  utils: 'utils',
-  variable: 'variable',
-  'zigbee.mqtt': 'zigbee.mqtt',
-  // Not provided yet.
-  alarm: null,
-  arduino: null,
-  'assistant.google': null,
-  bluetooth: null,
-  calendar: null,
-  'camera.ffmpeg': null,
-  'camera.pi': null,
-  clipboard: null,
-  db: null,
-  'file.monitor': null,
-  'http.webpage': null,
-  ifttt: null,
-  lastfm: null,
-  mail: null,
-  'media.chromecast': null,
-  'media.jellyfin': null,
-  'media.kodi': null,
-  'media.mpv': null,
-  'media.plex': null,
-  'media.vlc': null,
-  'music.mpd': null,
-  ntfy: null,
-  rss: null,
-  'sensor.ltr559': null,
-  serial: null,
-  sound: null,
-  system: null,
-  torrent: null,
-  tts: null,
-  'tts.google': null,
-  'tts.mimic3': null,
-  'weather.openweathermap': null,
-  'zwave.mqtt': null,
-};
+// The common ones of Platypush's sample configuration and documentation. A plugin Pipit ships
+// must not be here (test/config/missing-plugins.test.ts checks it against the catalog).
+const NOT_PROVIDED: ReadonlySet<string> = new Set([
+  'alarm',
+  'arduino',
+  'assistant.google',
+  'bluetooth',
+  'calendar',
+  'camera.ffmpeg',
+  'camera.pi',
+  'clipboard',
+  'db',
+  'file.monitor',
+  'http.webpage',
+  'ifttt',
+  'lastfm',
+  'mail',
+  'media.chromecast',
+  'media.jellyfin',
+  'media.kodi',
+  'media.mpv',
+  'media.plex',
+  'media.vlc',
+  'music.mpd',
+  'ntfy',
+  'rss',
+  'sensor.ltr559',
+  'serial',
+  'sound',
+  'system',
+  'torrent',
+  'tts',
+  'tts.google',
+  'tts.mimic3',
+  'weather.openweathermap',
+  'zwave.mqtt',
+]);
 
 /**
  * True when `name` is a Platypush plugin that Pipit does not provide (yet): a call to
@@ -70,7 +54,7 @@ const PROVIDERS: Readonly<Record<string, string | null>> = {
  * isUnprovidedPlatypushPlugin('http.request'); // false
  */
 export function isUnprovidedPlatypushPlugin(name: string): boolean {
-  return Object.hasOwn(PROVIDERS, name) && PROVIDERS[name] === null;
+  return NOT_PROVIDED.has(name);
 }
 
 /**
@@ -86,40 +70,25 @@ export function pluginOfAction(action: string): string {
 }
 
 /**
- * Which Pipit plugin provides a Platypush plugin, for a message: `no Pipit plugin provides it yet`,
- * or `the Pipit plugin "x" provides it`.
- *
- * @example
- * `plugin "light.hue" is not installed (${providerNote('light.hue')})`;
- * // 'plugin "light.hue" is not installed (no Pipit plugin provides it yet)'
- */
-export function providerNote(plugin: string): string {
-  const provider = Object.hasOwn(PROVIDERS, plugin) ? PROVIDERS[plugin] : null;
-  return provider
-    ? `the Pipit plugin "${provider}" provides it`
-    : 'no Pipit plugin provides it yet';
-}
-
-/**
- * What to add to a message about a plugin Pipit does not have: which Pipit plugin provides it, and
- * a "did you mean" against Pipit's plugins when the name is not a Platypush plugin of the table (a
- * misspelling, then, rather than a plugin Pipit lacks).
+ * What to add to a message about a plugin Pipit does not have: that no Pipit plugin provides it,
+ * and a "did you mean" against Pipit's plugins when the name is not a Platypush plugin Pipit lacks
+ * (a misspelling, then).
  *
  * @example
  * missingPluginHint('light.hue', ['utils']); // ' (no Pipit plugin provides it yet)'
  * missingPluginHint('utlis', ['utils']); // ' (no Pipit plugin provides it yet). Did you mean "utils"?'
  */
 export function missingPluginHint(plugin: string, pipitPlugins: Iterable<string>): string {
-  const note = ` (${providerNote(plugin)})`;
-  return Object.hasOwn(PROVIDERS, plugin) ? note : `${note}${didYouMean(plugin, pipitPlugins)}`;
+  const note = ' (no Pipit plugin provides it yet)';
+  return NOT_PROVIDED.has(plugin) ? note : `${note}${didYouMean(plugin, pipitPlugins)}`;
 }
 
 /**
- * The table, sorted, for documentation and tests.
+ * The Platypush plugins Pipit lacks, sorted, for documentation and tests.
  *
  * @example
- * platypushPluginTable().find(([name]) => name === 'light.hue'); // ['light.hue', null]
+ * notProvidedPlatypushPlugins().includes('media.kodi'); // true
  */
-export function platypushPluginTable(): [string, string | null][] {
-  return Object.entries(PROVIDERS).sort(([a], [b]) => a.localeCompare(b));
+export function notProvidedPlatypushPlugins(): string[] {
+  return [...NOT_PROVIDED].sort((a, b) => a.localeCompare(b));
 }

@@ -31,24 +31,6 @@ export const CoreKinds = {
 } as const;
 
 /**
- * The kinds Pipit's plugins raise, by short name. Known whether or not the plugin is enabled, so a
- * hook or a `/ws/events` subscription can name them before the first one is raised.
- */
-export const PluginKinds = {
-  ShellOutputEvent: `${KIND_PREFIX}shell.ShellOutputEvent`,
-  ShellExitEvent: `${KIND_PREFIX}shell.ShellExitEvent`,
-  MQTTMessageEvent: `${KIND_PREFIX}mqtt.MQTTMessageEvent`,
-  LightStatusChangeEvent: `${KIND_PREFIX}light.LightStatusChangeEvent`,
-  HomeAssistantStateChangedEvent: `${KIND_PREFIX}homeassistant.HomeAssistantStateChangedEvent`,
-  HomeAssistantEvent: `${KIND_PREFIX}homeassistant.HomeAssistantEvent`,
-  ZigbeeMqttOnlineEvent: `${KIND_PREFIX}zigbee.mqtt.ZigbeeMqttOnlineEvent`,
-  ZigbeeMqttOfflineEvent: `${KIND_PREFIX}zigbee.mqtt.ZigbeeMqttOfflineEvent`,
-  ZigbeeMqttDevicePropertySetEvent: `${KIND_PREFIX}zigbee.mqtt.ZigbeeMqttDevicePropertySetEvent`,
-  ZigbeeMqttDeviceConnectedEvent: `${KIND_PREFIX}zigbee.mqtt.ZigbeeMqttDeviceConnectedEvent`,
-  ZigbeeMqttDeviceRemovedEvent: `${KIND_PREFIX}zigbee.mqtt.ZigbeeMqttDeviceRemovedEvent`,
-} as const;
-
-/**
  * The event kinds an instance knows: Pipit's own and the ones plugins declare. Clients may name a
  * kind by its full name, its short name (`CustomEvent`) or with the generic `svc.` prefix some
  * clients send for `pipit.`.
@@ -62,7 +44,7 @@ export class EventKinds {
   private readonly full = new Set<string>();
 
   constructor() {
-    for (const fq of [...Object.values(CoreKinds), ...Object.values(PluginKinds)]) this.declare(fq);
+    for (const fq of Object.values(CoreKinds)) this.declare(fq);
   }
 
   /** Declares a kind (plugins: `pipit.message.event.<plugin>.<Name>`). */

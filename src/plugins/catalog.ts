@@ -2,69 +2,53 @@ import { z } from 'zod';
 import { parsePluginSection } from '../config/load.ts';
 import type { LoadedConfig } from '../config/load.ts';
 import type { PluginDef } from '../core/action.ts';
-import { FILE_DISABLED_HINT, SHELL_DISABLED_HINT } from './hints.ts';
-import { HOMEASSISTANT_DISABLED_HINT } from './homeassistant/hint.ts';
+import type { PluginHead } from './api/head.ts';
+import { headFacts } from './api/head.ts';
+import { head as automationsHead } from './automations/head.ts';
+import { head as eventHead } from './event.ts';
+import { head as fileHead } from './file/head.ts';
+import { head as homeassistantHead } from './homeassistant/head.ts';
+import { head as httpHead } from './http/head.ts';
+import { head as inspectHead } from './inspect.ts';
+import { head as lightHueHead } from './light-hue/head.ts';
+import { head as loggerHead } from './logger.ts';
+import { head as mqttHead } from './mqtt/head.ts';
+import { head as spotifyHead } from './music/spotify/head.ts';
 import { packageStandIns } from './packages/stand-ins.ts';
+import { head as runsHead } from './runs/head.ts';
+import { head as shellHead } from './shell/head.ts';
+import { head as utilsHead } from './utils.ts';
+import { head as variableHead } from './variable.ts';
+import { head as zigbeeMqttHead } from './zigbee-mqtt/head.ts';
 
 // Every plugin Pipit ships, by name, each module loaded only when a configuration enables it:
 // importing all of them (index.ts) costs a one-off `pipit run` or a start-up the modules, schemas
-// and dependencies of plugins that are off (Spotify, file and shell are off by default).
-// The names, aliases, defaults and hints here must match the plugins' own (catalog.test.ts).
+// and dependencies of plugins that are off (Spotify, file and shell are off by default). What the
+// catalog knows of a plugin that is off (names, default, hint, event kinds) is its `head.ts`,
+// which the plugin's own definition spreads: written once. The plugins that are on by default and
+// fit in one file keep their head in that file.
 
 interface CatalogEntry {
-  name: string;
-  aliases?: string[];
-  enabledByDefault?: boolean;
-  disabledHint?: string;
+  head: PluginHead;
   load: () => Promise<{ default: PluginDef }>;
 }
 
 const ENTRIES: readonly CatalogEntry[] = [
-  { name: 'utils', enabledByDefault: true, load: () => import('./utils.ts') },
-  { name: 'logger', enabledByDefault: true, load: () => import('./logger.ts') },
-  { name: 'variable', enabledByDefault: true, load: () => import('./variable.ts') },
-  { name: 'inspect', enabledByDefault: true, load: () => import('./inspect.ts') },
-  { name: 'event', enabledByDefault: true, load: () => import('./event.ts') },
-  { name: 'runs', enabledByDefault: true, load: () => import('./runs/plugin.ts') },
-  {
-    name: 'automations',
-    enabledByDefault: true,
-    load: () => import('./automations/plugin.ts'),
-  },
-  {
-    name: 'music.spotify',
-    aliases: ['music.streaming'],
-    load: () => import('./music/spotify/plugin.ts'),
-  },
-  {
-    name: 'shell',
-    disabledHint: SHELL_DISABLED_HINT,
-    load: () => import('./shell/plugin.ts'),
-  },
-  { name: 'file', disabledHint: FILE_DISABLED_HINT, load: () => import('./file/plugin.ts') },
-  {
-    name: 'http',
-    aliases: ['http.request'],
-    enabledByDefault: true,
-    load: () => import('./http/plugin.ts'),
-  },
-  { name: 'mqtt', enabledByDefault: true, load: () => import('./mqtt/plugin.ts') },
-  {
-    name: 'zigbee.mqtt',
-    disabledHint: 'it needs a broker: add a "zigbee.mqtt:" section with at least "host"',
-    load: () => import('./zigbee-mqtt/plugin.ts'),
-  },
-  {
-    name: 'light.hue',
-    disabledHint:
-      'it needs a bridge: add a "light.hue:" section with "bridge: <host or IP>", then run light.hue.connect',
-    load: () => import('./light-hue/plugin.ts'),
-  },
-  {
-    name: 'homeassistant',
-    disabledHint: HOMEASSISTANT_DISABLED_HINT,
-    load: () => import('./homeassistant/plugin.ts'),
-  },
+  { head: utilsHead, load: () => import('./utils.ts') },
+  { head: loggerHead, load: () => import('./logger.ts') },
+  { head: variableHead, load: () => import('./variable.ts') },
+  { head: inspectHead, load: () => import('./inspect.ts') },
+  { head: eventHead, load: () => import('./event.ts') },
+  { head: runsHead, load: () => import('./runs/plugin.ts') },
+  { head: automationsHead, load: () => import('./automations/plugin.ts') },
+  { head: spotifyHead, load: () => import('./music/spotify/plugin.ts') },
+  { head: shellHead, load: () => import('./shell/plugin.ts') },
+  { head: fileHead, load: () => import('./file/plugin.ts') },
+  { head: httpHead, load: () => import('./http/plugin.ts') },
+  { head: mqttHead, load: () => import('./mqtt/plugin.ts') },
+  { head: zigbeeMqttHead, load: () => import('./zigbee-mqtt/plugin.ts') },
+  { head: lightHueHead, load: () => import('./light-hue/plugin.ts') },
+  { head: homeassistantHead, load: () => import('./homeassistant/plugin.ts') },
 ];
 
 /** A section read before its plugin was loaded: validated by {@link loadEnabledPlugins}. */
@@ -89,10 +73,7 @@ const loaders = new WeakMap<PluginDef, () => Promise<{ default: PluginDef }>>();
  */
 export const pluginCatalog: readonly PluginDef[] = ENTRIES.map((entry) => {
   const def: PluginDef = {
-    name: entry.name,
-    ...(entry.aliases ? { aliases: entry.aliases } : {}),
-    ...(entry.enabledByDefault ? { enabledByDefault: true } : {}),
-    ...(entry.disabledHint ? { disabledHint: entry.disabledHint } : {}),
+    ...headFacts(entry.head),
     summary: '',
     config: z.unknown().transform((value) => new PendingSection(value)),
     actions: [],
@@ -113,7 +94,7 @@ export function pluginPackages(specs: readonly string[], configDir: string): Plu
   return packageStandIns(
     specs,
     configDir,
-    ENTRIES.flatMap((e) => [e.name, ...(e.aliases ?? [])]),
+    ENTRIES.flatMap(({ head }) => [head.name, ...(head.aliases ?? [])]),
   ).map(({ def, load }) => {
     const standIn: PluginDef = {
       ...def,

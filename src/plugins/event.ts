@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definePluginHead, headFacts } from './api/head.ts';
 import { defineAction, definePlugin } from '../core/action.ts';
 
 const fire = defineAction({
@@ -35,11 +36,18 @@ const kinds = defineAction({
   run: (_args, { services }) => services.events.kinds.list(),
 });
 
+/**
+ * `event`'s facts, for the catalog: on by default (it is loaded with every service anyway).
+ *
+ * @example
+ * definePlugin({ ...headFacts(head), summary: '...', actions });
+ */
+export const head = definePluginHead({ name: 'event', enabledByDefault: true });
+
 export default definePlugin({
-  name: 'event',
+  ...headFacts(head),
   // Privileged: it raises and lists any kind of event, not only its own.
   privileged: true,
   summary: 'Raises events from procedures, hooks, the CLI and clients.',
-  enabledByDefault: true,
   actions: [fire, kinds],
 });

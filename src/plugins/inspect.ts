@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definePluginHead, headFacts } from './api/head.ts';
 import { defineAction, definePlugin } from '../core/action.ts';
 import type { ClusterReport } from '../core/cluster-port.ts';
 import { PipitError } from '../core/errors.ts';
@@ -115,12 +116,19 @@ const instances = defineAction({
   },
 });
 
+/**
+ * `inspect`'s facts, for the catalog: on by default (it is loaded with every service anyway).
+ *
+ * @example
+ * definePlugin({ ...headFacts(head), summary: '...', actions });
+ */
+export const head = definePluginHead({ name: 'inspect', enabledByDefault: true });
+
 export default definePlugin({
-  name: 'inspect',
+  ...headFacts(head),
   // It lists the registry, the hooks and the crons: the whole service, not a plugin's share.
   privileged: true,
   summary:
     'Describes what this instance can do (plugins, actions, procedures) and which instances share its cluster.',
-  enabledByDefault: true,
   actions: [getAllPlugins, getPlugin, getProcedures, getHooks, getCrons, instances],
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definePluginHead, headFacts } from './api/head.ts';
 import { defineAction, definePlugin } from '../core/action.ts';
 import type { ActionDef } from '../core/action.ts';
 import { pyStr } from '../procedures/expression/python.ts';
@@ -40,11 +41,18 @@ function level(name: 'debug' | 'info' | 'warning' | 'error'): ActionDef<typeof P
   });
 }
 
+/**
+ * `logger`'s facts, for the catalog: on by default (it is loaded with every service anyway).
+ *
+ * @example
+ * definePlugin({ ...headFacts(head), summary: '...', actions });
+ */
+export const head = definePluginHead({ name: 'logger', enabledByDefault: true });
+
 export default definePlugin({
-  name: 'logger',
+  ...headFacts(head),
   // Privileged: it formats messages with Pipit's Python-style str(), an internal helper.
   privileged: true,
   summary: 'Writes messages to the service log.',
-  enabledByDefault: true,
   actions: [level('debug'), level('info'), level('warning'), level('error')],
 });

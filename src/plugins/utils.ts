@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 // Written against the public plugin API only, as a plugin package is (npm run lint:layers).
-import { defineAction, definePlugin, PipitError, z } from './api/index.ts';
+import { defineAction, definePlugin, definePluginHead, PipitError, z } from './api/index.ts';
 
 /** The longest `utils.sleep`, so a typo cannot park a request for hours. */
 export const MAX_SLEEP_SECONDS = 3600;
@@ -36,9 +36,16 @@ const sleep = defineAction({
   },
 });
 
+/**
+ * `utils`'s facts, for the catalog: on by default.
+ *
+ * @example
+ * definePlugin({ ...head, summary: '...', actions: [echo] });
+ */
+export const head = definePluginHead({ name: 'utils', enabledByDefault: true });
+
 export default definePlugin({
-  name: 'utils',
+  ...head,
   summary: 'Small utilities: echo and sleep.',
-  enabledByDefault: true,
   actions: [echo, sleep],
 });

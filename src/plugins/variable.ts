@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definePluginHead, headFacts } from './api/head.ts';
 import { defineAction, definePlugin } from '../core/action.ts';
 
 const Name = z
@@ -50,12 +51,19 @@ const list = defineAction({
   run: (_args, { services }) => services.store.variables.all(),
 });
 
+/**
+ * `variable`'s facts, for the catalog: on by default (it is loaded with every service anyway).
+ *
+ * @example
+ * definePlugin({ ...headFacts(head), summary: '...', actions });
+ */
+export const head = definePluginHead({ name: 'variable', enabledByDefault: true });
+
 export default definePlugin({
-  name: 'variable',
+  ...headFacts(head),
   // Privileged: the variables are the store's, shared with expressions' Variable.get and every
   // other plugin.
   privileged: true,
   summary: 'Named values stored in the database, shared by procedures, hooks and clients.',
-  enabledByDefault: true,
   actions: [get, set, unset, list],
 });

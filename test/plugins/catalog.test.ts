@@ -21,12 +21,14 @@ function configFile(yaml: string): string {
 }
 
 describe('the plugin catalog', () => {
+  // Both read each plugin's head.ts; this catches a plugin that stops spreading its head.
   it('names every plugin Pipit ships, in order, as the plugins themselves do', () => {
     const meta = (p: (typeof builtinPlugins)[number]) => ({
       name: p.name,
       aliases: p.aliases ?? [],
       enabledByDefault: p.enabledByDefault ?? false,
       disabledHint: p.disabledHint,
+      eventKinds: [...(p.eventKinds ?? [])].sort(),
     });
     expect(pluginCatalog.map(meta)).toEqual(builtinPlugins.map(meta));
   });

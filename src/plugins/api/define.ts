@@ -4,7 +4,6 @@ import type { ActionContext, ActionDef, ParamShape, PluginDef } from '../../core
 import { PipitError } from '../../core/errors.ts';
 import type { KeyValueStore } from '../../core/key-value.ts';
 import type { Services } from '../../core/services.ts';
-import { KIND_PREFIX } from '../../events/kinds.ts';
 import { didYouMean } from '../../lib/suggest.ts';
 import type {
   PluginAction,
@@ -13,6 +12,7 @@ import type {
   PluginRoute,
   PluginStatus,
 } from './manifest.ts';
+import { fullKind } from './head.ts';
 
 /**
  * What a plugin defined with {@link definePlugin} keeps as its state inside Pipit: the state its
@@ -50,10 +50,7 @@ export function definePlugin<C, S>(manifest: PluginManifest<C, S>): PluginDef<C,
   // such as `light.LightStatusChangeEvent` names its module itself, as Platypush's kinds do.
   const kinds = new Map<string, { full: string; schema: z.ZodType }>();
   for (const [key, schema] of Object.entries(manifest.events ?? {})) {
-    const kind = {
-      full: `${KIND_PREFIX}${key.includes('.') ? key : `${manifest.name}.${key}`}`,
-      schema,
-    };
+    const kind = { full: fullKind(manifest.name, key), schema };
     kinds.set(key, kind);
     kinds.set(key.slice(key.lastIndexOf('.') + 1), kind);
   }

@@ -1,6 +1,8 @@
 // The API a plugin package may use, exported by `pipit` itself: plugins import from 'pipit' and
 // from nothing else of Pipit's, so that any of them can be published on its own.
 export { definePlugin, defineAction } from './define.ts';
+export { definePluginHead } from './head.ts';
+export type { PluginHead } from './head.ts';
 export type {
   PluginAction,
   PluginActionContext,

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ParamShape } from '../../core/action.ts';
 import type { KeyValueStore } from '../../core/key-value.ts';
 import type { Logger } from '../../core/logger.ts';
+import type { PluginHead } from './head.ts';
 
 /**
  * What a plugin's `init` receives: all a plugin may reach of Pipit. It does not get the database
@@ -100,25 +101,10 @@ export interface PluginRoute {
  * @example
  * export default definePlugin({ name: 'hello', summary: 'Greets.', actions: [greet] });
  */
-export interface PluginManifest<C = Record<string, never>, S = undefined> {
-  /** The plugin's name: its actions are `<name>.<action>`, its config section `<name>:`. */
-  name: string;
-  /** Other names its actions and config section answer to (Platypush's, for one). */
-  aliases?: string[];
+export interface PluginManifest<C = Record<string, never>, S = undefined> extends PluginHead {
   summary: string;
   /** The config section's schema (a zod object); an absent or empty section parses as `{}`. */
   config?: z.ZodType<C>;
-  /** On without a config section (default: off until the config has a `<name>:` section). */
-  enabledByDefault?: boolean;
-  /** Why the plugin is off by default and how to turn it on (said when it is called while off). */
-  disabledHint?: string;
-  /**
-   * The event kinds the plugin raises: name → the schema of its fields. `GreetedEvent` is raised as
-   * `pipit.message.event.<plugin>.GreetedEvent`; a dotted name (`light.LightStatusChangeEvent`)
-   * gives the module itself, for a kind another tool (Platypush) already names. `fire()` and hooks
-   * take the last word alone.
-   */
-  events?: Record<string, z.ZodType>;
   // Actions are stored type-erased: their argument types are enforced where they are defined.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   actions: PluginAction<any, S, any>[];

@@ -1,4 +1,6 @@
 import { definePlugin } from '../../core/action.ts';
+import { headFacts } from '../api/head.ts';
+import { head } from './head.ts';
 import { remove } from './delete.ts';
 import { disable, enable } from './enable.ts';
 import { get } from './get.ts';
@@ -21,10 +23,9 @@ import { test } from './test-run.ts';
  * await run('automations.disable', { name: 'cron.Nightly' });
  */
 export default definePlugin<unknown, AutomationsState>({
-  name: 'automations',
+  ...headFacts(head),
   summary:
     'Lists, shows, edits, deletes, switches off and tests the procedures, hooks and crons (YAML and scripts).',
-  enabledByDefault: true,
   // It edits the configuration, reloads it, reads the run history and switches hooks and crons.
   privileged: true,
   actions: [list, get, save, remove, enable, disable, test],

@@ -1,5 +1,6 @@
 import { definePlugin } from '../../core/action.ts';
-import { FILE_DISABLED_HINT } from '../hints.ts';
+import { headFacts } from '../api/head.ts';
+import { head } from './head.ts';
 import { FileConfig } from './config.ts';
 import { copy, move, rename } from './copy-move.ts';
 import { list } from './list.ts';
@@ -22,12 +23,11 @@ import { append, write } from './write.ts';
  * await run('file.write', { file: '/srv/pipit/notes.txt', content: 'hello' });
  */
 export default definePlugin<FileConfig, FileState>({
-  name: 'file',
+  ...headFacts(head),
   // Privileged: it keeps Pipit's own files (config, workdir, scripts) out of reach.
   privileged: true,
   summary:
     'Reads, writes (atomically), copies, moves, lists and deletes files on this host as the service user, optionally confined to file.roots.',
-  disabledHint: FILE_DISABLED_HINT,
   config: FileConfig,
   actions: [
     read,

@@ -1,20 +1,18 @@
 // Written against the public plugin API only, as a plugin package is (npm run lint:layers).
 import { definePlugin } from '../api/index.ts';
 import { HomeAssistantConfig, websocketUrl } from './config.ts';
-import { EVENTS, toPipitEvent } from './events.ts';
-import { HOMEASSISTANT_DISABLED_HINT } from './hint.ts';
+import { toPipitEvent } from './events.ts';
+import { head } from './head.ts';
 import { HomeAssistantLink } from './link.ts';
 import { callService, fireEvent, toggle, turnOff, turnOn } from './services.ts';
 import type { HomeAssistantState } from './state.ts';
 import { getState, getStates } from './states.ts';
 
 export default definePlugin<HomeAssistantConfig, HomeAssistantState>({
-  name: 'homeassistant',
+  ...head,
   summary:
     "A bridge to Home Assistant over its WebSocket API: services, states, and its events as Pipit's.",
   config: HomeAssistantConfig,
-  events: EVENTS,
-  disabledHint: HOMEASSISTANT_DISABLED_HINT,
   actions: [callService, getStates, getState, turnOn, turnOff, toggle, fireEvent],
   init: async (ctx) => {
     const { config, log, signal } = ctx;

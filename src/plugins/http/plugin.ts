@@ -1,4 +1,6 @@
 import { definePlugin } from '../../core/action.ts';
+import { headFacts } from '../api/head.ts';
+import { head } from './head.ts';
 import { methodActions, request } from './actions.ts';
 import { HttpConfig } from './config.ts';
 import { compileHostAllowList } from './hosts.ts';
@@ -12,14 +14,12 @@ import type { HttpState } from './state.ts';
  * const { status, body } = await run('http.get', { url: 'https://example.com/api', params: { q: 'x' } });
  */
 export default definePlugin<HttpConfig, HttpState>({
-  name: 'http',
+  ...headFacts(head),
   // Privileged: it reports upstream calls to /metrics and reads the http allow-list other plugins
   // share.
   privileged: true,
-  aliases: ['http.request'],
   summary:
     'HTTP requests (get, post, put, patch, delete, head, options): JSON and form bodies, redirects, timeouts, size limits, opt-in retries; http.allow_hosts narrows the hosts.',
-  enabledByDefault: true,
   config: HttpConfig,
   actions: [...methodActions, request],
   init: ({ config }) => ({

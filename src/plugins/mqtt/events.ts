@@ -1,11 +1,13 @@
 import type { IPublishPacket } from 'mqtt';
 import type { Logger } from '../../core/logger.ts';
 import type { Services } from '../../core/services.ts';
-import { PluginKinds } from '../../events/kinds.ts';
+import { eventKindsOf } from '../api/head.ts';
+import { head } from './head.ts';
 import type { MqttConnection } from './connection.ts';
 import { decodePayload } from './payload.ts';
 import { topicMatches } from './topics.ts';
 
+const MQTT_MESSAGE_EVENT = eventKindsOf(head).MQTTMessageEvent;
 /**
  * Makes the handler that turns each received message into an `MQTTMessageEvent`: `topic`, `msg`
  * (parsed JSON when it is JSON), `qos`, `retain`, `host`, `port`, and `subscription`, the first
@@ -32,7 +34,7 @@ export function messageToEvent(services: Services, log: Logger, maxBytes: number
     }
     const { msg, encoding } = decodePayload(payload);
     services.events
-      .emit(PluginKinds.MQTTMessageEvent, {
+      .emit(MQTT_MESSAGE_EVENT, {
         topic,
         msg,
         ...(encoding ? { encoding } : {}),

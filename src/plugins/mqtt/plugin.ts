@@ -1,4 +1,6 @@
 import { definePlugin } from '../../core/action.ts';
+import { headFacts } from '../api/head.ts';
+import { head } from './head.ts';
 import { clientIdFor, defaultPort } from './broker.ts';
 import type { BrokerOptions } from './broker.ts';
 import { MqttConfig, tlsOf } from './config.ts';
@@ -19,12 +21,11 @@ import { subscribe, unsubscribe } from './subscribe.ts';
  * await run('mqtt.publish', { topic: 'home/kitchen/light', msg: { on: true }, qos: 1 });
  */
 export default definePlugin<MqttConfig, MqttState>({
-  name: 'mqtt',
+  ...headFacts(head),
   // Privileged: it follows the http plugin's allow-list and names its clients after the device id.
   privileged: true,
   summary:
     'MQTT: publish, subscribe (messages become MQTTMessageEvent events for hooks), reconnection with backoff, status.',
-  enabledByDefault: true,
   config: MqttConfig,
   actions: [publish, subscribe, unsubscribe, status, sendMessage],
   init: ({ config, log, services }) => {

@@ -1,4 +1,6 @@
 import { definePlugin } from '../../core/action.ts';
+import { headFacts } from '../api/head.ts';
+import { head } from './head.ts';
 import { RunsConfig } from './config.ts';
 import { get } from './get.ts';
 import { RunHistory } from './history.ts';
@@ -16,12 +18,11 @@ import type { RunsState } from './state.ts';
  * await run('runs.list', { outcome: 'failed' });
  */
 export default definePlugin<RunsConfig, RunsState>({
-  name: 'runs',
+  ...headFacts(head),
   // It reads and prunes the run history in the store, which a plugin package cannot reach.
   privileged: true,
   summary:
     'Run history: every action, procedure, hook and cron run with its arguments (secrets masked), outcome and errors; list, show and replay.',
-  enabledByDefault: true,
   config: RunsConfig,
   actions: [list, get, replay],
   init: ({ config, log, services }) => {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { eventKindsOf } from '../api/head.ts';
+import { head } from './head.ts';
 import { actionsFor, secret } from '../../core/action.ts';
 import type { ActionContext } from '../../core/action.ts';
 import { PipitError } from '../../core/errors.ts';
 import { newId } from '../../core/messages.ts';
-import { PluginKinds } from '../../events/kinds.ts';
 import { planCommand } from './allow.ts';
 import type { CommandPlan } from './allow.ts';
 import { confine } from './confine.ts';
@@ -16,6 +17,7 @@ import type { ShellState } from './state.ts';
 
 const action = actionsFor<ShellState>();
 
+const KINDS = eventKindsOf(head);
 /** The most of stderr quoted in an error message or an exit event. */
 const STDERR_TAIL = 4096;
 
@@ -101,7 +103,7 @@ async function startJob(
           charsPerBatch: STREAM_CHARS_PER_EVENT,
         },
         ({ stream, lines, dropped }) =>
-          emit(PluginKinds.ShellOutputEvent, {
+          emit(KINDS.ShellOutputEvent, {
             id,
             pid,
             stream,
@@ -130,7 +132,7 @@ async function startJob(
   void proc.done.then(async (result) => {
     state.jobs.delete(id);
     await batcher?.end();
-    await emit(PluginKinds.ShellExitEvent, {
+    await emit(KINDS.ShellExitEvent, {
       id,
       pid: result.pid,
       cmd,

@@ -1,5 +1,6 @@
 import { definePlugin } from '../../core/action.ts';
-import { SHELL_DISABLED_HINT } from '../hints.ts';
+import { headFacts } from '../api/head.ts';
+import { head } from './head.ts';
 import { compileAllow } from './allow.ts';
 import { ShellConfig } from './config.ts';
 import { exec } from './exec.ts';
@@ -15,12 +16,11 @@ import type { ShellState } from './state.ts';
  * await run('shell.exec', { cmd: 'uptime' });
  */
 export default definePlugin<ShellConfig, ShellState>({
-  name: 'shell',
+  ...headFacts(head),
   // Privileged: it keeps Pipit's own files out of reach and raises its events through the service.
   privileged: true,
   summary:
     'Runs commands on this host as the service user: output, exit status, timeouts that kill the whole process group, streamed output as events.',
-  disabledHint: SHELL_DISABLED_HINT,
   config: ShellConfig,
   actions: [exec, kill, jobs],
   init: ({ config }) => ({

@@ -2,7 +2,7 @@
 import { definePlugin } from '../api/index.ts';
 import { ZIGBEE_ACTIONS } from './actions.ts';
 import { ZigbeeMqttConfig } from './config.ts';
-import { ZIGBEE_EVENTS } from './events.ts';
+import { head } from './head.ts';
 import { ZigbeeLink } from './link.ts';
 import type { NetworkChange } from './network.ts';
 
@@ -25,11 +25,9 @@ const KINDS = {
  * //   host: broker.lan
  */
 export default definePlugin({
-  name: 'zigbee.mqtt',
+  ...head,
   summary: 'Zigbee devices through a Zigbee2MQTT bridge: list, read, set, rename, permit joins.',
   config: ZigbeeMqttConfig,
-  disabledHint: 'it needs a broker: add a "zigbee.mqtt:" section with at least "host"',
-  events: ZIGBEE_EVENTS,
   actions: ZIGBEE_ACTIONS,
   init: (ctx) => {
     const { config, log } = ctx;

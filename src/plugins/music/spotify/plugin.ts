@@ -1,4 +1,6 @@
 import { definePlugin } from '../../../core/action.ts';
+import { headFacts } from '../../api/head.ts';
+import { head } from './head.ts';
 import { controlActions } from './actions/controls.ts';
 import { libraryActions } from './actions/library.ts';
 import { playbackActions } from './actions/playback.ts';
@@ -14,11 +16,10 @@ import type { SpotifyState } from './state.ts';
 import { realTimers } from './timers.ts';
 
 export default definePlugin<SpotifyConfig, SpotifyState>({
-  name: 'music.spotify',
+  ...headFacts(head),
   // Privileged: it reports upstream calls to /metrics and serves its authorization pages with the
   // guard.
   privileged: true,
-  aliases: ['music.streaming'],
   summary:
     'Spotify: playback on your devices, playlists, library and search, through the Web API (set-up: README.md, "The Spotify plugin").',
   config: SpotifyConfig,
