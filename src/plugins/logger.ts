@@ -1,8 +1,6 @@
-import { z } from 'zod';
-import { definePluginHead, headFacts } from './api/head.ts';
-import { defineAction, definePlugin } from '../core/action.ts';
-import type { ActionDef } from '../core/action.ts';
-import { pyStr } from '../procedures/expression/python.ts';
+// Written against the public plugin API only, as a plugin package is (npm run lint:layers).
+import { defineAction, definePlugin, definePluginHead, pyStr, z } from './api/index.ts';
+import type { PluginAction } from './api/index.ts';
 
 const MAX_TEXT = 10_000;
 
@@ -29,7 +27,7 @@ function asText(msg: unknown): string {
     : text;
 }
 
-function level(name: 'debug' | 'info' | 'warning' | 'error'): ActionDef<typeof Params> {
+function level(name: 'debug' | 'info' | 'warning' | 'error'): PluginAction<typeof Params> {
   const pinoLevel = name === 'warning' ? 'warn' : name;
   return defineAction({
     name,
@@ -50,9 +48,7 @@ function level(name: 'debug' | 'info' | 'warning' | 'error'): ActionDef<typeof P
 export const head = definePluginHead({ name: 'logger', enabledByDefault: true });
 
 export default definePlugin({
-  ...headFacts(head),
-  // Privileged: it formats messages with Pipit's Python-style str(), an internal helper.
-  privileged: true,
+  ...head,
   summary: 'Writes messages to the service log.',
   actions: [level('debug'), level('info'), level('warning'), level('error')],
 });

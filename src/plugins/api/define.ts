@@ -186,3 +186,19 @@ export function defineAction<P extends ParamShape, R, S = unknown>(
 ): PluginAction<P, S, R> {
   return action;
 }
+
+/**
+ * {@link defineAction} for the actions of one plugin, with its state's type said once.
+ *
+ * @example
+ * const action = actionsFor<{ client: Client }>();
+ * export const status = action({
+ *   name: 'status',
+ *   summary: "The device's status.",
+ *   params: {},
+ *   run: (_args, { state }) => state.client.status(),
+ * });
+ */
+export function actionsFor<S>() {
+  return <P extends ParamShape, R>(action: PluginAction<P, S, R>): PluginAction<P, S, R> => action;
+}

@@ -22,16 +22,16 @@ export interface PluginContext<C> {
    * Raises one of the plugin's declared events (`events` in the manifest) with these fields; hooks
    * and `/ws/events` subscribers get it as `pipit.message.event.<plugin>.<Kind>`.
    */
-  fire(kind: string, fields?: Record<string, unknown>): Promise<void>;
+  fire: (kind: string, fields?: Record<string, unknown>) => Promise<void>;
   /** Calls another action (or `procedure.x`) and returns its output; throws its error. */
-  run(action: string, args?: Record<string, unknown>): Promise<unknown>;
+  run: (action: string, args?: Record<string, unknown>) => Promise<unknown>;
   /** Aborted when the plugin is stopped (shutdown): end timers and connections on it. */
   signal: AbortSignal;
   /**
    * Reports the plugin's link to what it drives (a bridge, a broker), shown by `pipit status` and
    * `pipit plugin list`: `setStatus({ connected: false, detail: 'reconnecting in 4 s' })`.
    */
-  setStatus(status: PluginStatus): void;
+  setStatus: (status: PluginStatus) => void;
 }
 
 /** What a plugin says of its link to what it drives. */
@@ -50,9 +50,9 @@ export interface PluginActionContext<S> {
   /** The plugin's own key-value store. */
   kv: KeyValueStore;
   /** Raises one of the plugin's declared events. */
-  fire(kind: string, fields?: Record<string, unknown>): Promise<void>;
+  fire: (kind: string, fields?: Record<string, unknown>) => Promise<void>;
   /** Calls another action as the user who called this one; throws its error. */
-  run(action: string, args?: Record<string, unknown>): Promise<unknown>;
+  run: (action: string, args?: Record<string, unknown>) => Promise<unknown>;
   /** Aborted when the caller gives up (client gone, shutdown). */
   signal: AbortSignal;
   /** Who called: the user name, or null for Pipit itself (a cron, a hook without a user). */

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { actionsFor, secret, secretUserinfo } from '../../core/action.ts';
+import { actionsFor, secret, secretUserinfo, z } from '../api/index.ts';
 import { DEFAULT_RETRY_ON, MAX_BACKOFF_SECONDS } from './retry.ts';
 import { httpCall } from './request.ts';
 import type { HttpState } from './state.ts';

@@ -1,5 +1,4 @@
-import { PipitError } from '../../core/errors.ts';
-import { jsonTextTooDeep } from '../../core/json-limits.ts';
+import { jsonTextTooDeep, PipitError } from '../api/index.ts';
 
 /** How the response body is returned. */
 export type OutputMode = 'auto' | 'text' | 'json' | 'binary';

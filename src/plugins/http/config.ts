@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../api/index.ts';
 import { HostEntries } from './hosts.ts';
 
 /** Default of `http.timeout_seconds`: how long one attempt (redirects and body included) may take. */

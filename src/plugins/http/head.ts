@@ -1,4 +1,4 @@
-import { definePluginHead } from '../api/head.ts';
+import { definePluginHead } from '../api/index.ts';
 
 /**
  * `http`'s facts, for the plugin and the catalog: on by default, and Platypush's `http.request` too.

@@ -1,4 +1,4 @@
-import { PipitError } from '../../core/errors.ts';
+import { PipitError } from '../api/index.ts';
 import type { AuthArg } from './request.ts';
 import { takeCredentials } from './url.ts';
 

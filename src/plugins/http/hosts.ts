@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../api/index.ts';
 import { BlockList, isIP } from 'node:net';
 
 /** A compiled `http.allow_hosts`. */

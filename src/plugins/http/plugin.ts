@@ -1,5 +1,5 @@
-import { definePlugin } from '../../core/action.ts';
-import { headFacts } from '../api/head.ts';
+// Written against the public plugin API only, as a plugin package is (npm run lint:layers).
+import { definePlugin } from '../api/index.ts';
 import { head } from './head.ts';
 import { methodActions, request } from './actions.ts';
 import { HttpConfig } from './config.ts';
@@ -14,10 +14,7 @@ import type { HttpState } from './state.ts';
  * const { status, body } = await run('http.get', { url: 'https://example.com/api', params: { q: 'x' } });
  */
 export default definePlugin<HttpConfig, HttpState>({
-  ...headFacts(head),
-  // Privileged: it reports upstream calls to /metrics and reads the http allow-list other plugins
-  // share.
-  privileged: true,
+  ...head,
   summary:
     'HTTP requests (get, post, put, patch, delete, head, options): JSON and form bodies, redirects, timeouts, size limits, opt-in retries; http.allow_hosts narrows the hosts.',
   config: HttpConfig,

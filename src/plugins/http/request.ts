@@ -1,4 +1,4 @@
-import { PipitError } from '../../core/errors.ts';
+import { PipitError } from '../api/index.ts';
 import { decodeBody, readLimited, requestBody } from './body.ts';
 import type { OutputMode } from './body.ts';
 import { buildHeaders } from './headers.ts';

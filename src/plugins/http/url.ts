@@ -1,6 +1,4 @@
-import { redactUrlUserinfo } from '../../core/action.ts';
-import { PipitError } from '../../core/errors.ts';
-import { isSecretKey } from '../../core/redact.ts';
+import { isSecretKey, PipitError, redactUrlUserinfo } from '../api/index.ts';
 import { formEncode } from './body.ts';
 
 /**

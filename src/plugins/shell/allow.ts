@@ -1,4 +1,4 @@
-import { PipitError } from '../../core/errors.ts';
+import { PipitError } from '../api/index.ts';
 
 /** Characters a simple command must not hold unquoted: they would make `/bin/sh` do more than run one program. */
 const SHELL_SPECIAL = new Set([

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../api/index.ts';
 import { ENV_PATTERN, lockedReason } from './env.ts';
 
 /** Default of `shell.timeout_seconds`: how long a command may run when the call gives no `timeout`. */

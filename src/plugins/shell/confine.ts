@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { PipitError } from '../../core/errors.ts';
+import { PipitError } from '../api/index.ts';
 import type { CommandPlan } from './allow.ts';
 
 // True for a regular file the service may execute, as execvp() would pick it.

@@ -1,4 +1,4 @@
-import { PipitError } from '../../core/errors.ts';
+import { PipitError } from '../api/index.ts';
 
 /**
  * Environment variables that decide which code runs rather than what a program is given: with

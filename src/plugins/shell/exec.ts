@@ -1,10 +1,6 @@
-import { z } from 'zod';
-import { eventKindsOf } from '../api/head.ts';
-import { head } from './head.ts';
-import { actionsFor, secret } from '../../core/action.ts';
-import type { ActionContext } from '../../core/action.ts';
-import { PipitError } from '../../core/errors.ts';
-import { newId } from '../../core/messages.ts';
+import { randomUUID } from 'node:crypto';
+import { actionsFor, PipitError, secret, z } from '../api/index.ts';
+import type { PluginActionContext } from '../api/index.ts';
 import { planCommand } from './allow.ts';
 import type { CommandPlan } from './allow.ts';
 import { confine } from './confine.ts';
@@ -17,7 +13,6 @@ import type { ShellState } from './state.ts';
 
 const action = actionsFor<ShellState>();
 
-const KINDS = eventKindsOf(head);
 /** The most of stderr quoted in an error message or an exit event. */
 const STDERR_TAIL = 4096;
 
@@ -36,7 +31,7 @@ function outcome(
   result: ProcessResult,
   timeoutMs: number,
   ignoreErrors: boolean,
-  ctx: ActionContext<ShellState>,
+  ctx: PluginActionContext<ShellState>,
 ): string {
   const cmd = short(plan.display);
   if (result.killed === 'timeout') {
@@ -85,11 +80,11 @@ async function startJob(
   cmd: string | string[],
   plan: CommandPlan,
   opts: { cwd?: string; env?: Record<string, string>; timeoutMs: number; stream: boolean },
-  { state, services, log }: ActionContext<ShellState>,
+  { state, fire, log }: PluginActionContext<ShellState>,
 ): Promise<{ id: string; pid: number }> {
-  const id = newId();
-  const emit = (kind: string, fields: Record<string, unknown>) =>
-    services.events.emit(kind, fields).then(
+  const id = randomUUID();
+  const emit = (kind: 'ShellOutputEvent' | 'ShellExitEvent', fields: Record<string, unknown>) =>
+    fire(kind, fields).then(
       () => undefined,
       (err: unknown) => log.warn({ err, id }, `could not emit ${kind}`),
     );
@@ -103,7 +98,7 @@ async function startJob(
           charsPerBatch: STREAM_CHARS_PER_EVENT,
         },
         ({ stream, lines, dropped }) =>
-          emit(KINDS.ShellOutputEvent, {
+          emit('ShellOutputEvent', {
             id,
             pid,
             stream,
@@ -132,7 +127,7 @@ async function startJob(
   void proc.done.then(async (result) => {
     state.jobs.delete(id);
     await batcher?.end();
-    await emit(KINDS.ShellExitEvent, {
+    await emit('ShellExitEvent', {
       id,
       pid: result.pid,
       cmd,

@@ -1,6 +1,5 @@
 import { userInfo } from 'node:os';
-import { z } from 'zod';
-import { definePluginHead } from '../api/head.ts';
+import { definePluginHead, z } from '../api/index.ts';
 
 // What Pipit knows of `shell` without loading it (the catalog): read by the plugin too.
 
@@ -38,6 +37,7 @@ const ShellExitEvent = z.object({
   killed: z.string().nullable().describe('why Pipit killed it (timeout, kill, stopped), if it did'),
   truncated: z.boolean().describe('whether stdout or stderr was cut at max_output_bytes'),
   duration: z.number().describe('seconds it ran'),
+  dropped: z.number().optional().describe('with stream: true, lines dropped in all'),
   stdout: z.string().optional().describe('its output (without stream: true)'),
   stderr: z.string().optional().describe('the end of its error output (without stream: true)'),
 });

@@ -1,6 +1,4 @@
-import { z } from 'zod';
-import { actionsFor } from '../../core/action.ts';
-import { PipitError } from '../../core/errors.ts';
+import { actionsFor, PipitError, z } from '../api/index.ts';
 import type { ShellState } from './state.ts';
 
 const action = actionsFor<ShellState>();

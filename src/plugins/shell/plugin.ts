@@ -1,5 +1,5 @@
-import { definePlugin } from '../../core/action.ts';
-import { headFacts } from '../api/head.ts';
+// Written against the public plugin API only, as a plugin package is (npm run lint:layers).
+import { definePlugin } from '../api/index.ts';
 import { head } from './head.ts';
 import { compileAllow } from './allow.ts';
 import { ShellConfig } from './config.ts';
@@ -16,9 +16,7 @@ import type { ShellState } from './state.ts';
  * await run('shell.exec', { cmd: 'uptime' });
  */
 export default definePlugin<ShellConfig, ShellState>({
-  ...headFacts(head),
-  // Privileged: it keeps Pipit's own files out of reach and raises its events through the service.
-  privileged: true,
+  ...head,
   summary:
     'Runs commands on this host as the service user: output, exit status, timeouts that kill the whole process group, streamed output as events.',
   config: ShellConfig,

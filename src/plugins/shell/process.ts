@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { PipitError } from '../../core/errors.ts';
+import { PipitError } from '../api/index.ts';
 import type { CommandPlan } from './allow.ts';
 import { BoundedBuffer, LineSplitter } from './output.ts';
 
