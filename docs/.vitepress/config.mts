@@ -45,6 +45,7 @@ export default defineConfig({
           { text: 'music.spotify', link: '/plugins/music.spotify.md' },
           { text: 'homeassistant', link: '/plugins/homeassistant.md' },
           { text: 'light.hue', link: '/plugins/light.hue.md' },
+          { text: 'system', link: '/plugins/system.md' },
         ],
       },
       {

@@ -35,7 +35,6 @@ const NOT_PROVIDED: ReadonlySet<string> = new Set([
   'sensor.ltr559',
   'serial',
   'sound',
-  'system',
   'torrent',
   'tts',
   'tts.google',

@@ -17,6 +17,7 @@ import { head as spotifyHead } from './music/spotify/head.ts';
 import { packageStandIns } from './packages/stand-ins.ts';
 import { head as runsHead } from './runs/head.ts';
 import { head as shellHead } from './shell/head.ts';
+import { head as systemHead } from './system/head.ts';
 import { head as utilsHead } from './utils.ts';
 import { head as variableHead } from './variable.ts';
 import { head as zigbeeMqttHead } from './zigbee-mqtt/head.ts';
@@ -49,6 +50,7 @@ const ENTRIES: readonly CatalogEntry[] = [
   { head: zigbeeMqttHead, load: () => import('./zigbee-mqtt/plugin.ts') },
   { head: lightHueHead, load: () => import('./light-hue/plugin.ts') },
   { head: homeassistantHead, load: () => import('./homeassistant/plugin.ts') },
+  { head: systemHead, load: () => import('./system/plugin.ts') },
 ];
 
 /** A section read before its plugin was loaded: validated by {@link loadEnabledPlugins}. */

@@ -11,6 +11,7 @@ import mqtt from './mqtt/plugin.ts';
 import runs from './runs/plugin.ts';
 import shell from './shell/plugin.ts';
 import spotify from './music/spotify/plugin.ts';
+import system from './system/plugin.ts';
 import utils from './utils.ts';
 import variable from './variable.ts';
 import zigbeeMqtt from './zigbee-mqtt/plugin.ts';
@@ -35,4 +36,5 @@ export const builtinPlugins: readonly PluginDef[] = [
   zigbeeMqtt,
   lightHue,
   homeassistant,
+  system,
 ] as PluginDef[];
