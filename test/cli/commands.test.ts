@@ -55,6 +55,7 @@ describe('pipit CLI commands', () => {
       'logger',
       'mqtt',
       'runs',
+      'system',
       'utils',
       'variable',
     ]);

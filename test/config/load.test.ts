@@ -48,6 +48,7 @@ describe('configuration', () => {
       'logger',
       'mqtt',
       'runs',
+      'system',
       'utils',
       'variable',
     ]);
