@@ -77,20 +77,20 @@ function sqliteTarget(rest: string): EngineTarget {
 }
 
 function postgresTarget(url: string): EngineTarget {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    // Not the URL parser's error: it would carry the whole URL, password included.
+  // `user:password@/db?host=/var/run/postgresql` (a Unix socket, as SQLAlchemy and libpq write
+  // it) has an empty host, which the URL parser refuses but pg reads: checked with a stand-in.
+  const socket = /^postgresql:\/\/[^/?#]*@(?=[/?#]|$)/.test(url);
+  const parsed = URL.parse(socket ? url.replace(/@(?=[/?#]|$)/, '@localhost') : url);
+  // Not the URL parser's error: it would carry the whole URL, password included.
+  if (!parsed)
     throw new PipitError(
       'INVALID_ARGUMENTS',
       `engine is not a valid PostgreSQL URL (check the characters of the password: percent-encode @ : / ? #): ${HELP}`,
     );
-  }
   const user = parsed.username ? `${parsed.username}${parsed.password ? ':***' : ''}@` : '';
   return {
     kind: 'postgresql',
     connectionString: url,
-    label: `postgresql://${user}${parsed.host}${parsed.pathname}`,
+    label: `postgresql://${user}${socket ? '' : parsed.host}${parsed.pathname}`,
   };
 }

@@ -98,6 +98,12 @@ describe('db engine URLs (SQLAlchemy rules)', () => {
         label: 'postgresql://dbuser:***@dbhost:5433/dbname',
       });
     expect(parseEngineUrl('postgresql://dbhost/db').label).toBe('postgresql://dbhost/db');
+    // A Unix socket, as SQLAlchemy writes it: no host, the socket's folder in ?host=.
+    expect(parseEngineUrl('postgresql+psycopg2://u:pw@/home?host=/var/run/postgresql')).toEqual({
+      kind: 'postgresql',
+      connectionString: 'postgresql://u:pw@/home?host=/var/run/postgresql',
+      label: 'postgresql://u:***@/home',
+    });
   });
 
   it('refuses other schemes and non-URLs without repeating them', () => {

@@ -15,6 +15,8 @@ export interface PostgresServer {
   password: string;
   /** `postgresql://<user>:<password>@127.0.0.1:<port>/postgres` */
   url: string;
+  /** The folder of its Unix socket (`-k`), where local connections need no password. */
+  socketDir: string;
   /** The postmaster's process id (it changes with start()); 0 while it is stopped. */
   readonly pid: number;
   /** Fast shutdown (SIGINT, by PID): sessions end, clients see the server go; waits for the exit. */
@@ -176,6 +178,7 @@ export async function startPostgres(
     user,
     password,
     url: `postgresql://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    socketDir: dir,
     get pid() {
       return child?.pid ?? 0;
     },
