@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSecretSchema } from '../core/action.ts';
 import type { PluginDef } from '../core/action.ts';
 import { PipitError } from '../core/errors.ts';
 import { preview } from '../core/validate.ts';
@@ -38,7 +39,23 @@ function issueText(
     const known = keysAt(schema, issue.path);
     return `${source}: ${path || '(top level)'}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${didYouMean(issue.keys[0]!, known)}${known.length ? ` (known: ${known.join(', ')})` : ''}`;
   }
-  return `${source}: ${path}: ${issue.message}; got ${preview(value)}`;
+  const got = isSecretAt(schema, issue.path) ? 'a value (not shown: it is secret)' : preview(value);
+  return `${source}: ${path}: ${issue.message}; got ${got}`;
+}
+
+// A key marked secret() (a password, an engine URL with one) is never quoted back in a message,
+// as argument errors do (core/validate.ts).
+function isSecretAt(schema: z.ZodType, path: readonly PropertyKey[]): boolean {
+  let at: unknown = schema;
+  for (const key of path) {
+    let def = (at as { _zod?: { def?: { innerType?: unknown } } })._zod?.def;
+    for (; def?.innerType; def = (at as { _zod?: { def?: { innerType?: unknown } } })._zod?.def)
+      at = def.innerType;
+    at = (at as { shape?: Record<string, unknown> }).shape?.[String(key)];
+    if (!at) return false;
+    if (isSecretSchema(at as z.ZodType)) return true;
+  }
+  return false;
 }
 
 /**
