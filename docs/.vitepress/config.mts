@@ -46,6 +46,7 @@ export default defineConfig({
           { text: 'homeassistant', link: '/plugins/homeassistant.md' },
           { text: 'light.hue', link: '/plugins/light.hue.md' },
           { text: 'system', link: '/plugins/system.md' },
+          { text: 'db', link: '/plugins/db.md' },
         ],
       },
       {
