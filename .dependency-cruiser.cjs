@@ -14,7 +14,7 @@ const LAYERS = [
 ];
 
 // Built-in plugins that need nothing beyond what a plugin package gets.
-const PUBLIC_PLUGINS = ['utils', 'logger', 'http', 'shell', 'homeassistant', 'light-hue', 'zigbee-mqtt', 'system'];
+const PUBLIC_PLUGINS = ['utils', 'logger', 'http', 'shell', 'homeassistant', 'light-hue', 'zigbee-mqtt', 'system', 'db'];
 
 const path = (names) => `^src/(${names.join('|')})(/|\\.ts$)`;
 

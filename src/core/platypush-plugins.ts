@@ -17,7 +17,6 @@ const NOT_PROVIDED: ReadonlySet<string> = new Set([
   'camera.ffmpeg',
   'camera.pi',
   'clipboard',
-  'db',
   'file.monitor',
   'http.webpage',
   'ifttt',

@@ -5,6 +5,7 @@ import type { PluginDef } from '../core/action.ts';
 import type { PluginHead } from './api/head.ts';
 import { headFacts } from './api/head.ts';
 import { head as automationsHead } from './automations/head.ts';
+import { head as dbHead } from './db/head.ts';
 import { head as eventHead } from './event.ts';
 import { head as fileHead } from './file/head.ts';
 import { head as homeassistantHead } from './homeassistant/head.ts';
@@ -51,6 +52,7 @@ const ENTRIES: readonly CatalogEntry[] = [
   { head: lightHueHead, load: () => import('./light-hue/plugin.ts') },
   { head: homeassistantHead, load: () => import('./homeassistant/plugin.ts') },
   { head: systemHead, load: () => import('./system/plugin.ts') },
+  { head: dbHead, load: () => import('./db/plugin.ts') },
 ];
 
 /** A section read before its plugin was loaded: validated by {@link loadEnabledPlugins}. */

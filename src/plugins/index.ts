@@ -1,5 +1,6 @@
 import type { PluginDef } from '../core/action.ts';
 import automations from './automations/plugin.ts';
+import db from './db/plugin.ts';
 import event from './event.ts';
 import file from './file/plugin.ts';
 import homeassistant from './homeassistant/plugin.ts';
@@ -37,4 +38,5 @@ export const builtinPlugins: readonly PluginDef[] = [
   lightHue,
   homeassistant,
   system,
+  db,
 ] as PluginDef[];

@@ -1,5 +1,5 @@
 // The plugin's facts, read by the plugin and by the lazy catalog: cheap, no heavy imports.
-import { definePluginHead } from '../api/head.ts';
+import { definePluginHead } from '../api/index.ts';
 
 /** `db`: off until the configuration has a `db:` section. */
 export const head = definePluginHead({
