@@ -27,6 +27,22 @@ event.hook.MpdVolume:
     - action: variable.set
       args:
         mpd_volume: \${volume}
+# Platypush's README example, as it is.
+event.hook.SearchSongVoiceCommand:
+  if:
+    type: platypush.message.event.assistant.SpeechRecognizedEvent
+    phrase: "play \${title} by \${artist}"
+  then:
+    - action: music.mpd.clear
+    - action: music.mpd.search
+      args:
+        filter:
+          artist: \${artist}
+          title: \${title}
+    - if \${len(output)}:
+      - action: music.mpd.play
+        args:
+          resource: \${output[0]['file']}
 `;
 
 let mpd: MpdServer;
@@ -297,6 +313,21 @@ describe("music.mpd: Platypush's other actions and older names", () => {
     expect((await run('status')).state).toBe('play');
     await run('playlistclear', { name: 'old' });
     expect(await run('listplaylist', { name: 'old' })).toEqual([]);
+    await run('stop');
+  });
+});
+
+describe("music.mpd: Platypush's README example", () => {
+  it('a spoken "play <title> by <artist>" searches the library and plays what it finds', async () => {
+    await run('stop');
+    // As a voice assistant plugin raises it.
+    await a.t.service.events.emit('platypush.message.event.assistant.SpeechRecognizedEvent', {
+      phrase: 'play third song by other artist',
+    });
+    await vi.waitFor(async () =>
+      expect(await run('current_track')).toMatchObject({ title: 'Third Song', pos: '0' }),
+    );
+    expect((await run('status')).state).toBe('play');
     await run('stop');
   });
 });
