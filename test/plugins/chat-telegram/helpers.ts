@@ -1,0 +1,95 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../../../src/config/load.ts';
+import { serviceStatus } from '../../../src/control/commands.ts';
+import type { PluginDef } from '../../../src/core/action.ts';
+import { createLogger } from '../../../src/core/logger.ts';
+import type { Logger } from '../../../src/core/logger.ts';
+import { createService } from '../../../src/app/service.ts';
+import { buildHttpApp } from '../../../src/http/server.ts';
+import telegram from '../../../src/plugins/chat-telegram/plugin.ts';
+import { builtinPlugins } from '../../../src/plugins/index.ts';
+import { startTelegramEmulator } from '../../../tools/telegram-emulator/index.ts';
+import type { TelegramEmulator } from '../../../tools/telegram-emulator/index.ts';
+import type { TestApp } from '../../helpers/service.ts';
+import { tempDir } from '../../helpers/service.ts';
+
+export { startTelegramEmulator };
+export type { TelegramEmulator };
+
+/** Settings of the tests: short polls, timeouts and backoff. */
+const TEST_SETTINGS = {
+  poll_timeout_seconds: 1,
+  request_timeout_seconds: 2,
+  reconnect_min_seconds: 0.2,
+  reconnect_max_seconds: 1,
+};
+
+/** The `chat.telegram:` section for an emulator: the test settings, then `settings`. */
+export function telegramSection(
+  emu: TelegramEmulator,
+  settings: Record<string, unknown> = {},
+  token = emu.token,
+): string {
+  const all = { api_token: token, api_url: emu.url, ...TEST_SETTINGS, ...settings };
+  return `chat.telegram:\n${Object.entries(all)
+    .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}\n`)
+    .join('')}`;
+}
+
+/**
+ * A service (and its HTTP app) with chat.telegram on this emulator and `yaml` besides; `dir` keeps
+ * the workdir (and the plugin's store) for a second service, as a restart does.
+ */
+export async function telegramApp(
+  emu: TelegramEmulator,
+  opts: {
+    settings?: Record<string, unknown>;
+    yaml?: string;
+    token?: string;
+    dir?: string;
+    log?: Logger;
+  } = {},
+): Promise<TestApp> {
+  const owned = opts.dir ? undefined : tempDir();
+  const dir = opts.dir ?? owned!.dir;
+  const configPath = join(dir, 'config.yaml');
+  writeFileSync(
+    configPath,
+    `device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${telegramSection(emu, opts.settings, opts.token)}${opts.yaml ?? ''}`,
+  );
+  const plugins = builtinPlugins.some((p) => p.name === 'chat.telegram')
+    ? builtinPlugins
+    : [...builtinPlugins, telegram as PluginDef];
+  const config = loadConfig({ path: configPath, plugins });
+  const service = await createService(config, {
+    log: opts.log ?? createLogger({ level: 'silent' }),
+    plugins,
+  });
+  const app = await buildHttpApp(service);
+  await app.ready();
+  return {
+    service,
+    app,
+    dir,
+    configPath,
+    async close() {
+      await app.close();
+      await service.close();
+      owned?.cleanup();
+    },
+  };
+}
+
+/** What `pipit status` shows of the plugin's link (setStatus). */
+export function link(t: TestApp): { connected: boolean; detail?: string } | undefined {
+  return serviceStatus(t.service).plugins.find((p) => p.name === 'chat.telegram')?.link;
+}
+
+/** The texts the bot sent, in order: what hooks that reply with send_message said. */
+export function sentTexts(emu: TelegramEmulator): string[] {
+  return emu.control.sent().map((m) => (m.text ?? m.caption ?? '') as string);
+}
+
+/** vi.waitFor's bound for what takes a poll cycle or two (the default 1 s is one cycle). */
+export const WAIT = { timeout: 5000, interval: 20 };

@@ -1,0 +1,233 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureLog, tempDir } from '../../helpers/service.ts';
+import type { TestApp } from '../../helpers/service.ts';
+import { call } from '../call.ts';
+import type { TelegramEmulator } from './helpers.ts';
+import { link, sentTexts, startTelegramEmulator, telegramApp, WAIT } from './helpers.ts';
+
+// Messages users send the bot, through long polling, to Platypush's events and the hooks on them.
+
+// The hooks answer through send_message: what the emulator receives is what they saw.
+const HOOKS = `
+event.hook.TelegramText:
+  if:
+    type: TextMessageEvent
+  then:
+    - action: chat.telegram.send_message
+      args:
+        chat_id: \${chat_id}
+        text: 'text from \${user.first_name}: \${message.text}'
+    - action: variable.set
+      args:
+        tg_message: \${message}
+        tg_user: \${user}
+# A Platypush hook, by Platypush's full name of the kind: it matches unchanged.
+event.hook.TelegramLights:
+  if:
+    type: platypush.message.event.chat.telegram.CommandMessageEvent
+    command: lights
+  then:
+    - action: chat.telegram.send_message
+      args:
+        chat_id: \${chat_id}
+        text: 'lights \${cmdargs}'
+event.hook.TelegramPhoto:
+  if:
+    type: chat.telegram.PhotoMessageEvent
+  then:
+    - action: chat.telegram.send_message
+      args: {chat_id: '\${chat_id}', text: 'photo \${message.photo_width}x\${message.photo_height}'}
+event.hook.TelegramDocument:
+  if:
+    type: DocumentMessageEvent
+  then:
+    - action: chat.telegram.send_message
+      args: {chat_id: '\${chat_id}', text: 'document \${message.document_file_name}'}
+`;
+
+// https://core.telegram.org/bots/webhooks#testing-your-bot-with-updates, "Message with a document".
+const DOCS_DOCUMENT_UPDATE = {
+  update_id: 10000,
+  message: {
+    date: 1441645532,
+    chat: {
+      last_name: 'Test Lastname',
+      type: 'private',
+      id: 1111111,
+      first_name: 'Test Firstname',
+      username: 'Testusername',
+    },
+    message_id: 1365,
+    from: {
+      last_name: 'Test Lastname',
+      id: 1111111,
+      first_name: 'Test Firstname',
+      username: 'Testusername',
+    },
+    document: {
+      file_id: 'AwADBAADbXXXXXXXXXXXGBdhD2l6_XX',
+      file_name: 'Testfile.pdf',
+      mime_type: 'application/pdf',
+      file_size: 536392,
+    },
+  },
+};
+
+describe('chat.telegram incoming messages', () => {
+  let emu: TelegramEmulator;
+  let t: TestApp | undefined;
+  beforeEach(async () => {
+    emu = await startTelegramEmulator();
+  });
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+    await emu.close();
+  });
+
+  it('raises TextMessageEvent and CommandMessageEvent with Platypush’s fields, reaching hooks', async () => {
+    t = await telegramApp(emu, { yaml: HOOKS });
+    emu.control.userMessage({ text: 'hello bot' });
+    emu.control.userMessage({ text: '/Lights@pipit_test_bot on  kitchen\nplease' });
+    await vi.waitFor(
+      () =>
+        expect(sentTexts(emu)).toEqual([
+          'text from Test Firstname: hello bot',
+          'lights ["on","kitchen","please"]',
+        ]),
+      WAIT,
+    );
+    const stored = (await call(t, 'variable.get', { name: 'tg_message' })).output as {
+      tg_message: unknown;
+    };
+    expect(stored.tg_message).toMatchObject({
+      message_id: expect.any(Number),
+      chat_id: 1111111,
+      chat_username: 'Testusername',
+      from_user_id: 1111111,
+      from_firstname: 'Test Firstname',
+      text: 'hello bot',
+      creation_date: expect.stringMatching(/\+00:00$/),
+    });
+    expect((await call(t, 'variable.get', { name: 'tg_user' })).output).toEqual({
+      tg_user: {
+        user_id: 1111111,
+        id: 1111111,
+        username: 'Testusername',
+        is_bot: false,
+        first_name: 'Test Firstname',
+        last_name: 'Test Lastname',
+        language_code: null,
+        link: 'https://t.me/Testusername',
+      },
+    });
+  });
+
+  it('raises PhotoMessageEvent and DocumentMessageEvent (the guide’s example update)', async () => {
+    t = await telegramApp(emu, { yaml: HOOKS });
+    await vi.waitFor(() => expect(link(t!)).toMatchObject({ connected: true }), WAIT);
+    emu.control.userMessage({
+      photo: [
+        { file_id: 'small', file_unique_id: 's', width: 90, height: 60, file_size: 900 },
+        { file_id: 'big', file_unique_id: 'b', width: 1200, height: 800, file_size: 90000 },
+      ],
+      caption: 'the garden',
+    });
+    emu.control.pushUpdate(structuredClone({ ...DOCS_DOCUMENT_UPDATE, update_id: 20000 }));
+    await vi.waitFor(
+      () => expect(sentTexts(emu)).toEqual(['photo 1200x800', 'document Testfile.pdf']),
+      WAIT,
+    );
+  });
+
+  it('ignores chats outside authorized_chat_ids, logging each once without its text', async () => {
+    const { log, lines } = captureLog('info');
+    t = await telegramApp(emu, {
+      yaml: HOOKS,
+      settings: { authorized_chat_ids: ['1111111', '@home_group'] },
+      log,
+    });
+    const stranger = { id: 2222222, type: 'private' as const, first_name: 'Mallory' };
+    emu.control.userMessage({ text: 'secret plans', chat: stranger });
+    emu.control.userMessage({ text: '/lights off', chat: stranger });
+    emu.control.userMessage({
+      text: 'more secrets',
+      chat: { id: -100777, type: 'supergroup', title: 'Other' },
+    });
+    emu.control.userMessage({
+      text: 'from the group',
+      chat: { id: -100555, type: 'supergroup', title: 'Home', username: 'home_group' },
+    });
+    emu.control.userMessage({ text: 'from me' });
+    // Updates are handled in order: once the last one is answered, the others were seen.
+    await vi.waitFor(
+      () =>
+        expect(sentTexts(emu)).toEqual([
+          'text from Test Firstname: from the group',
+          'text from Test Firstname: from me',
+        ]),
+      WAIT,
+    );
+    const all = JSON.stringify(lines);
+    expect(all).not.toContain('secret');
+    const ignored = lines.filter((l) =>
+      String(l.msg).includes('not in chat.telegram.authorized_chat_ids'),
+    );
+    expect(ignored.map((l) => l.chat_id)).toEqual([2222222, -100777]);
+  });
+
+  it('keeps its offset over a Bot API restart and a Pipit restart: no update raised twice', async () => {
+    const seen = `
+event.hook.TelegramSeen:
+  if:
+    type: TextMessageEvent
+  then:
+    - action: utils.echo
+      args: {seen: '\${message.text}'}
+`;
+    const workdir = tempDir();
+    const times = async (app: TestApp, text: string) =>
+      (
+        (await call(app, 'runs.list', { action: 'utils.echo', include_steps: true, text }))
+          .output as {
+          runs: unknown[];
+        }
+      ).runs.length;
+    try {
+      t = await telegramApp(emu, { yaml: seen, dir: workdir.dir });
+      await vi.waitFor(() => expect(link(t!)).toMatchObject({ connected: true }), WAIT);
+      // The server goes away right after delivering "one": it never hears it confirmed.
+      emu.control.dieAfterDelivery = true;
+      emu.control.userMessage({ text: 'one' });
+      await vi.waitFor(async () => expect(await times(t!, 'one')).toBe(1), WAIT);
+      expect(
+        emu.control.queue.unconfirmed().map((u) => (u.message as { text: string }).text),
+      ).toEqual(['one']);
+      await emu.start();
+      emu.control.userMessage({ text: 'two' });
+      await vi.waitFor(async () => expect(await times(t!, 'two')).toBe(1), WAIT);
+      expect(await times(t, 'one')).toBe(1);
+
+      // Again, and Pipit restarts too: the offset comes from its store.
+      emu.control.dieAfterDelivery = true;
+      emu.control.userMessage({ text: 'three' });
+      await vi.waitFor(async () => expect(await times(t!, 'three')).toBe(1), WAIT);
+      await t.close();
+      t = undefined;
+      expect(
+        emu.control.queue.unconfirmed().map((u) => (u.message as { text: string }).text),
+      ).toEqual(['three']);
+      await emu.start();
+      t = await telegramApp(emu, { yaml: seen, dir: workdir.dir });
+      emu.control.userMessage({ text: 'four' });
+      await vi.waitFor(async () => expect(await times(t!, 'four')).toBe(1), WAIT);
+      expect(await times(t, 'three')).toBe(1);
+      const offsets = emu.control.callsOf('getUpdates').map((c) => c.params.offset);
+      expect(offsets.filter((o) => o === undefined)).toHaveLength(1);
+    } finally {
+      await t?.close();
+      t = undefined;
+      workdir.cleanup();
+    }
+  });
+});
