@@ -1,52 +1,18 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { createService } from '../../../src/app/service.ts';
-import { loadConfig } from '../../../src/config/load.ts';
-import { createLogger } from '../../../src/core/logger.ts';
 import type { Logger } from '../../../src/core/logger.ts';
-import { buildHttpApp } from '../../../src/http/server.ts';
-import db from '../../../src/plugins/db/plugin.ts';
-import { builtinPlugins } from '../../../src/plugins/index.ts';
-import { tempDir } from '../../helpers/service.ts';
+import { makeApp } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { call } from '../call.ts';
 
 /**
- * A service with the db plugin and a `db:` section (`yaml` is appended to the config; `db:` must
- * be in it), on a fresh workdir; `close()` stops it (closing the plugin's pools) and removes the
- * workdir.
+ * A service with a `db:` section (`yaml` is appended to the config and must hold it), loaded
+ * through the plugin catalog as `pipit start` loads it; `close()` stops it (closing the plugin's
+ * pools and files) and removes its workdir.
  *
  * @example
  * const t = await dbApp(`db:\n  engine: sqlite:///${file}\n`);
  */
-export async function dbApp(yaml: string, opts: { log?: Logger } = {}): Promise<TestApp> {
-  const { dir, cleanup } = tempDir('pipit-db-');
-  const configPath = join(dir, 'config.yaml');
-  writeFileSync(
-    configPath,
-    `device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${yaml}`,
-  );
-  const plugins = builtinPlugins.some((p) => p.name === 'db')
-    ? builtinPlugins
-    : [...builtinPlugins, db];
-  const config = loadConfig({ path: configPath, plugins });
-  const service = await createService(config, {
-    plugins,
-    log: opts.log ?? createLogger({ level: 'silent' }),
-  });
-  const app = await buildHttpApp(service);
-  await app.ready();
-  return {
-    service,
-    app,
-    dir,
-    configPath,
-    async close() {
-      await app.close();
-      await service.close();
-      cleanup();
-    },
-  };
+export function dbApp(yaml: string, opts: { log?: Logger } = {}): Promise<TestApp> {
+  return makeApp(yaml, opts.log ? { log: opts.log } : {});
 }
 
 /**
