@@ -1,18 +1,32 @@
 import type { Logger } from '../../../src/core/logger.ts';
-import { makeApp } from '../../helpers/service.ts';
+import { makeApp, tempDir } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { call } from '../call.ts';
 
 /**
  * A service with a `db:` section (`yaml` is appended to the config and must hold it), loaded
  * through the plugin catalog as `pipit start` loads it; `close()` stops it (closing the plugin's
- * pools and files) and removes its workdir.
+ * pools and files) and removes its workdir (also when the configuration is refused).
  *
  * @example
  * const t = await dbApp(`db:\n  engine: sqlite:///${file}\n`);
  */
-export function dbApp(yaml: string, opts: { log?: Logger } = {}): Promise<TestApp> {
-  return makeApp(yaml, opts.log ? { log: opts.log } : {});
+export async function dbApp(yaml: string, opts: { log?: Logger } = {}): Promise<TestApp> {
+  // Our own workdir, so that a configuration refused at start leaves nothing behind either.
+  const { dir, cleanup } = tempDir('pipit-db-');
+  try {
+    const t = await makeApp(yaml, { dir, ...(opts.log ? { log: opts.log } : {}) });
+    return {
+      ...t,
+      async close() {
+        await t.close();
+        cleanup();
+      },
+    };
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
 }
 
 /**
