@@ -49,6 +49,8 @@ export async function telegramApp(
     token?: string;
     dir?: string;
     log?: Logger;
+    /** Leave the `chat.telegram:` section out (`yaml` has one under another name). */
+    omitSection?: boolean;
   } = {},
 ): Promise<TestApp> {
   const owned = opts.dir ? undefined : tempDir();
@@ -56,12 +58,18 @@ export async function telegramApp(
   const configPath = join(dir, 'config.yaml');
   writeFileSync(
     configPath,
-    `device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${telegramSection(emu, opts.settings, opts.token)}${opts.yaml ?? ''}`,
+    `device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${opts.omitSection ? '' : telegramSection(emu, opts.settings, opts.token)}${opts.yaml ?? ''}`,
   );
   const plugins = builtinPlugins.some((p) => p.name === 'chat.telegram')
     ? builtinPlugins
     : [...builtinPlugins, telegram as PluginDef];
-  const config = loadConfig({ path: configPath, plugins });
+  let config;
+  try {
+    config = loadConfig({ path: configPath, plugins });
+  } catch (err) {
+    owned?.cleanup();
+    throw err;
+  }
   const service = await createService(config, {
     log: opts.log ?? createLogger({ level: 'silent' }),
     plugins,

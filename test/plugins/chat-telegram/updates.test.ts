@@ -89,11 +89,14 @@ describe('chat.telegram incoming messages', () => {
     t = await telegramApp(emu, { yaml: HOOKS });
     emu.control.userMessage({ text: 'hello bot' });
     emu.control.userMessage({ text: '/Lights@pipit_test_bot on  kitchen\nplease' });
+    // A command for another bot of the group is just text to this one.
+    emu.control.userMessage({ text: '/lights@other_bot off' });
     await vi.waitFor(
       () =>
         expect(sentTexts(emu)).toEqual([
           'text from Test Firstname: hello bot',
           'lights ["on","kitchen","please"]',
+        'text from Test Firstname: /lights@other_bot off',
         ]),
       WAIT,
     );
