@@ -14,7 +14,19 @@ const LAYERS = [
 ];
 
 // Built-in plugins that need nothing beyond what a plugin package gets.
-const PUBLIC_PLUGINS = ['utils', 'logger', 'http', 'shell', 'homeassistant', 'light-hue', 'zigbee-mqtt', 'system', 'db'];
+const PUBLIC_PLUGINS = [
+  'utils',
+  'logger',
+  'http',
+  'shell',
+  'homeassistant',
+  'light-hue',
+  'zigbee-mqtt',
+  'system',
+  'db',
+  'ntfy',
+  'mail-smtp',
+];
 
 const path = (names) => `^src/(${names.join('|')})(/|\\.ts$)`;
 

@@ -47,6 +47,8 @@ export default defineConfig({
           { text: 'light.hue', link: '/plugins/light.hue.md' },
           { text: 'system', link: '/plugins/system.md' },
           { text: 'db', link: '/plugins/db.md' },
+          { text: 'ntfy', link: '/plugins/ntfy.md' },
+          { text: 'mail.smtp', link: '/plugins/mail-smtp.md' },
         ],
       },
       {

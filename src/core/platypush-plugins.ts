@@ -29,7 +29,6 @@ const NOT_PROVIDED: ReadonlySet<string> = new Set([
   'media.plex',
   'media.vlc',
   'music.mpd',
-  'ntfy',
   'rss',
   'sensor.ltr559',
   'serial',

@@ -12,8 +12,10 @@ import { head as homeassistantHead } from './homeassistant/head.ts';
 import { head as httpHead } from './http/head.ts';
 import { head as inspectHead } from './inspect.ts';
 import { head as lightHueHead } from './light-hue/head.ts';
+import { head as mailSmtpHead } from './mail-smtp/head.ts';
 import { head as loggerHead } from './logger.ts';
 import { head as mqttHead } from './mqtt/head.ts';
+import { head as ntfyHead } from './ntfy/head.ts';
 import { head as spotifyHead } from './music/spotify/head.ts';
 import { packageStandIns } from './packages/stand-ins.ts';
 import { head as runsHead } from './runs/head.ts';
@@ -53,6 +55,8 @@ const ENTRIES: readonly CatalogEntry[] = [
   { head: homeassistantHead, load: () => import('./homeassistant/plugin.ts') },
   { head: systemHead, load: () => import('./system/plugin.ts') },
   { head: dbHead, load: () => import('./db/plugin.ts') },
+  { head: ntfyHead, load: () => import('./ntfy/plugin.ts') },
+  { head: mailSmtpHead, load: () => import('./mail-smtp/plugin.ts') },
 ];
 
 /** A section read before its plugin was loaded: validated by {@link loadEnabledPlugins}. */

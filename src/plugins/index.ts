@@ -7,8 +7,10 @@ import homeassistant from './homeassistant/plugin.ts';
 import http from './http/plugin.ts';
 import inspect from './inspect.ts';
 import lightHue from './light-hue/plugin.ts';
+import mailSmtp from './mail-smtp/plugin.ts';
 import logger from './logger.ts';
 import mqtt from './mqtt/plugin.ts';
+import ntfy from './ntfy/plugin.ts';
 import runs from './runs/plugin.ts';
 import shell from './shell/plugin.ts';
 import spotify from './music/spotify/plugin.ts';
@@ -39,4 +41,6 @@ export const builtinPlugins: readonly PluginDef[] = [
   homeassistant,
   system,
   db,
+  ntfy,
+  mailSmtp,
 ] as PluginDef[];
