@@ -87,16 +87,16 @@ describe('chat.telegram incoming messages', () => {
 
   it('raises TextMessageEvent and CommandMessageEvent with Platypush’s fields, reaching hooks', async () => {
     t = await telegramApp(emu, { yaml: HOOKS });
-    emu.control.userMessage({ text: 'hello bot' });
-    emu.control.userMessage({ text: '/Lights@pipit_test_bot on  kitchen\nplease' });
     // A command for another bot of the group is just text to this one.
     emu.control.userMessage({ text: '/lights@other_bot off' });
+    emu.control.userMessage({ text: '/Lights@pipit_test_bot on  kitchen\nplease' });
+    emu.control.userMessage({ text: 'hello bot' });
     await vi.waitFor(
       () =>
         expect(sentTexts(emu)).toEqual([
-          'text from Test Firstname: hello bot',
+          'text from Test Firstname: /lights@other_bot off',
           'lights ["on","kitchen","please"]',
-        'text from Test Firstname: /lights@other_bot off',
+          'text from Test Firstname: hello bot',
         ]),
       WAIT,
     );
