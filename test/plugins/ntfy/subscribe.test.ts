@@ -151,14 +151,15 @@ describe('ntfy subscriptions', () => {
     // The server keeps streams alive with keepalives more often than the timeout: no reopening.
     await t.close();
     t = undefined;
-    const lively = await startNtfyEmulator({ keepaliveMs: 50 });
+    // Keepalives every 30 ms against a 0.6 s timeout: a loaded machine has room to be late.
+    const lively = await startNtfyEmulator({ keepaliveMs: 30 });
     try {
       t = await ntfyApp(lively.url, {
-        section: '  subscriptions: [alerts]\n  keepalive_timeout_seconds: 0.3\n',
+        section: '  subscriptions: [alerts]\n  keepalive_timeout_seconds: 0.6\n',
       });
       const seen = notifications(t);
-      // Well past the timeout (ten keepalives: 0.5 s), a message still arrives on the first stream.
-      await vi.waitFor(() => expect(lively.control.keepalives).toBeGreaterThanOrEqual(10));
+      // Well past the timeout (30 keepalives: 0.9 s), a message still arrives on the first stream.
+      await vi.waitFor(() => expect(lively.control.keepalives).toBeGreaterThanOrEqual(30));
       lively.control.publish('alerts', { message: 'x' });
       await vi.waitFor(() => expect(seen.events).toHaveLength(1));
       expect(sinces(lively, 'alerts')).toEqual([null]);
