@@ -112,10 +112,15 @@ export const sendMessage = defineAction({
       icon: args.icon,
     });
     const { config } = state;
+    const server = (args.server_url ?? config.server_url).replace(/\/+$/, '');
+    // The configured token or password goes to the configured server only, never to another
+    // server_url a caller names.
+    const ownServer = new URL(server).origin === new URL(config.server_url).origin;
     const auth = args.username
       ? authorization({ username: args.username, password: args.password })
-      : authorization(config);
-    const server = (args.server_url ?? config.server_url).replace(/\/+$/, '');
+      : ownServer
+        ? authorization(config)
+        : undefined;
     return ntfyJson({
       url: `${server}${req.path}`,
       method: req.method,
@@ -126,7 +131,9 @@ export const sendMessage = defineAction({
       what: `publishing to ${args.topic}`,
       credentials: args.username
         ? 'the username and password given to ntfy.send_message'
-        : credentialKeys(config),
+        : ownServer
+          ? credentialKeys(config)
+          : `the username and password arguments: the configured credentials go to ${new URL(config.server_url).origin} only`,
     });
   },
 });

@@ -232,6 +232,25 @@ describe('ntfy.send_message credentials from the config', () => {
     }
   });
 
+  it('never sends the configured token to another server_url a caller names', async () => {
+    const other = await startNtfyEmulator({ auth: { tokens: { [TOKEN]: 'phil' } } });
+    const t = await ntfyApp(emu.url, { section: `  token: ${TOKEN}\n` });
+    try {
+      const res = await call(t, 'ntfy.send_message', {
+        topic: 'a',
+        message: 'x',
+        server_url: other.url,
+      });
+      expect(other.control.requests[0]!.headers.authorization).toBeUndefined();
+      expect(res.errors[0]).toContain(
+        `401 unauthorized: check the username and password arguments: the configured credentials go to ${emu.url} only`,
+      );
+    } finally {
+      await t.close();
+      await other.close();
+    }
+  });
+
   it('asks for credentials when a protected topic is published to without any', async () => {
     const t = await ntfyApp(emu.url);
     try {
