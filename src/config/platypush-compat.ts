@@ -175,6 +175,31 @@ export function adaptPlatypushConfig(
     raw.set(plugin, { ...entry, value: section });
   }
 
+  // Platypush 0.x received Telegram messages in backend.chat.telegram: its authorized_chat_ids
+  // belong to Pipit's chat.telegram section, which does both halves (dropping them would let every
+  // chat's messages reach the hooks).
+  const telegramBackend = raw.get('backend.chat.telegram');
+  if (telegramBackend) {
+    raw.delete('backend.chat.telegram');
+    const ids = isMapping(telegramBackend.value)
+      ? telegramBackend.value.authorized_chat_ids
+      : undefined;
+    const name = ['chat.telegram', 'telegram'].find((k) => raw.has(k));
+    const plugin = name ? raw.get(name) : undefined;
+    if (plugin && isMapping(plugin.value)) {
+      if (ids !== undefined && !('authorized_chat_ids' in plugin.value))
+        raw.set(name!, { ...plugin, value: { ...plugin.value, authorized_chat_ids: ids } });
+      warn(
+        telegramBackend.source,
+        `backend.chat.telegram is read into ${name}: Pipit's ${name} sends and receives${ids === undefined ? '' : ', and takes its authorized_chat_ids'}`,
+      );
+    } else
+      warn(
+        telegramBackend.source,
+        'backend.chat.telegram is ignored: Pipit receives Telegram messages with a chat.telegram section (api_token, authorized_chat_ids)',
+      );
+  }
+
   // What is left and is not Pipit's: sections of plugins and backends Pipit does not have.
   for (const [key, entry] of [...raw]) {
     if (known.coreKeys.has(key) || known.isUserSection(key) || known.plugins.includes(key))

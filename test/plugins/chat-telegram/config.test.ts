@@ -1,8 +1,12 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../../src/config/load.ts';
+import { tempDir } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { call } from '../call.ts';
 import type { TelegramEmulator } from './helpers.ts';
-import { link, startTelegramEmulator, telegramApp, WAIT } from './helpers.ts';
+import { link, plugins, sentTexts, startTelegramEmulator, telegramApp, WAIT } from './helpers.ts';
 
 // The section: Platypush's keys under either of its names, and clear refusals.
 
@@ -45,5 +49,28 @@ describe('chat.telegram configuration', () => {
     const res = await call(t, 'telegram.send_message', { chat_id: 1111111, text: 'hi' });
     expect(res.errors).toEqual([]);
     expect(emu.control.callsOf('sendMessage')).toHaveLength(1);
+  });
+
+  it("takes Platypush 0.x's backend.chat.telegram authorized_chat_ids into the section", async () => {
+    const platypush = `chat.telegram:\n  api_token: '${emu.token}'\nbackend.chat.telegram:\n  authorized_chat_ids: [1111111]\n`;
+    const dir = tempDir();
+    try {
+      writeFileSync(join(dir.dir, 'config.yaml'), platypush);
+      const config = loadConfig({ path: join(dir.dir, 'config.yaml'), plugins });
+      expect(config.warnings.join('\n')).toContain(
+        "backend.chat.telegram is read into chat.telegram: Pipit's chat.telegram sends and receives, and takes its authorized_chat_ids",
+      );
+      expect(config.plugins.get('chat.telegram')?.config).toMatchObject({
+        authorized_chat_ids: [1111111],
+      });
+    } finally {
+      dir.cleanup();
+    }
+    // At work: a stranger's message raises nothing.
+    const hook = `backend.chat.telegram:\n  authorized_chat_ids: [1111111]\nevent.hook.Echo:\n  if: {type: TextMessageEvent}\n  then:\n    - action: chat.telegram.send_message\n      args: {chat_id: '\${chat_id}', text: 'got \${message.text}'}\n`;
+    t = await telegramApp(emu, { yaml: hook });
+    emu.control.userMessage({ text: 'stranger', chat: { id: 2222222, type: 'private' } });
+    emu.control.userMessage({ text: 'me' });
+    await vi.waitFor(() => expect(sentTexts(emu)).toEqual(['got me']), WAIT);
   });
 });

@@ -17,6 +17,11 @@ import { tempDir } from '../../helpers/service.ts';
 export { startTelegramEmulator };
 export type { TelegramEmulator };
 
+/** Pipit's plugins, chat.telegram among them. */
+export const plugins: readonly PluginDef[] = builtinPlugins.some((p) => p.name === 'chat.telegram')
+  ? builtinPlugins
+  : [...builtinPlugins, telegram];
+
 /** Settings of the tests: short polls, timeouts and backoff. */
 const TEST_SETTINGS = {
   poll_timeout_seconds: 1,
@@ -60,9 +65,6 @@ export async function telegramApp(
     configPath,
     `device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${opts.omitSection ? '' : telegramSection(emu, opts.settings, opts.token)}${opts.yaml ?? ''}`,
   );
-  const plugins = builtinPlugins.some((p) => p.name === 'chat.telegram')
-    ? builtinPlugins
-    : [...builtinPlugins, telegram as PluginDef];
   let config;
   try {
     config = loadConfig({ path: configPath, plugins });
