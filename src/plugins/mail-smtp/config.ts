@@ -1,4 +1,6 @@
+import addressparser from 'nodemailer/lib/addressparser';
 import { secret, z } from '../api/index.ts';
+import { isAddress } from './addresses.ts';
 
 /**
  * The `mail.smtp:` section, with the keys of Platypush's `mail.smtp` plugin (`server`, `port`,
@@ -72,6 +74,13 @@ export const MailSmtpConfig = z
     keyfile: z.string().min(1).optional().describe('the private key (PEM) of certfile'),
   })
   .superRefine((c, ctx) => {
+    const senders = c.from_ ? addressparser(c.from_, { flatten: true }) : [];
+    if (c.from_ && (senders.length !== 1 || !isAddress(senders[0]?.address ?? '')))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['from_'],
+        message: 'is not one e-mail address: write "Name <me@example.com>" or me@example.com',
+      });
     if (c.ssl && c.starttls)
       ctx.addIssue({
         code: 'custom',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeApp } from '../../helpers/service.ts';
 import { call, headerOf, mailApp } from './helpers.ts';
 import type { TestSmtp } from './smtp-server.ts';
 import { selfSigned, startSmtp } from './smtp-server.ts';
@@ -85,10 +86,13 @@ describe('mail.smtp over TLS, with a self-signed certificate', () => {
     }
   });
 
-  it('refuses a section with both ssl and starttls, or a ca_file that cannot be read', async () => {
+  it('refuses a section with both ssl and starttls, a sender that is not an address, or a ca_file that cannot be read', async () => {
     await expect(mailApp(1, '  ssl: true\n  starttls: true\n')).rejects.toThrow(
       /starttls[\s\S]*ssl and starttls exclude each other/,
     );
+    await expect(
+      makeApp('mail.smtp:\n  server: mail.lan\n  from_: Home <home@lan>\n'),
+    ).rejects.toThrow(/from_[\s\S]*is not one e-mail address/);
     await expect(mailApp(1, '  ca_file: /nonexistent/ca.pem\n')).rejects.toThrow(
       /mail\.smtp\.ca_file: cannot read \/nonexistent\/ca\.pem/,
     );
