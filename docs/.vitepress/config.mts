@@ -49,6 +49,7 @@ export default defineConfig({
           { text: 'db', link: '/plugins/db.md' },
           { text: 'ntfy', link: '/plugins/ntfy.md' },
           { text: 'mail.smtp', link: '/plugins/mail-smtp.md' },
+          { text: 'chat.telegram', link: '/plugins/chat-telegram.md' },
         ],
       },
       {
