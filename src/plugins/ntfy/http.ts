@@ -109,7 +109,7 @@ export function statusError(status: number, text: string, req: NtfyRequest): Pip
 function parseError(text: string): NtfyErrorBody | undefined {
   try {
     const parsed = JSON.parse(text) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? (parsed) : undefined;
+    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
   } catch {
     return undefined;
   }
