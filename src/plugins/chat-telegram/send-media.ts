@@ -4,7 +4,7 @@ import { dumpMessage } from './dump.ts';
 import type { FileParam } from './files.ts';
 import { fileParam } from './files.ts';
 import type { TelegramState } from './state.ts';
-import { callOptions, ChatId, deliveryParams, ParseMode, Timeout } from './state.ts';
+import { callOptions, ChatId, deliveryParams, ParseMode, parseModeOf, Timeout } from './state.ts';
 
 // Platypush's file arguments and the options its send_* actions share.
 const common = {
@@ -34,7 +34,7 @@ async function sendFile(
       chat_id: args.chat_id,
       ...('value' in file ? { [field]: file.value } : {}),
       caption: args.caption,
-      parse_mode: args.parse_mode,
+      parse_mode: parseModeOf(args.parse_mode),
       ...deliveryParams(args),
     },
     {

@@ -2,7 +2,7 @@ import { defineAction, z } from '../api/index.ts';
 import type { TgMessage } from './dump.ts';
 import { dumpMessage } from './dump.ts';
 import type { TelegramState } from './state.ts';
-import { callOptions, ChatId, deliveryParams, ParseMode, Timeout } from './state.ts';
+import { callOptions, ChatId, deliveryParams, ParseMode, parseModeOf, Timeout } from './state.ts';
 
 /**
  * `chat.telegram.send_message`: Platypush's arguments; answers the sent message in Platypush's
@@ -41,7 +41,7 @@ export const sendMessage = defineAction({
       {
         chat_id: args.chat_id,
         text: args.text,
-        parse_mode: args.parse_mode,
+        parse_mode: parseModeOf(args.parse_mode),
         ...(args.disable_web_page_preview ? { link_preview_options: { is_disabled: true } } : {}),
         ...deliveryParams(args),
       },

@@ -26,6 +26,17 @@ export const ParseMode = z
   .optional()
   .describe('format the text as Markdown, MarkdownV2 or HTML (default: plain text)');
 
+const PARSE_MODES: Record<string, string> = {
+  markdown: 'Markdown',
+  markdownv2: 'MarkdownV2',
+  html: 'HTML',
+};
+
+/** `parse_mode` as Telegram spells it, whatever case it was written in. */
+export function parseModeOf(mode: string | undefined): string | undefined {
+  return mode === undefined ? undefined : PARSE_MODES[mode.toLowerCase()];
+}
+
 /** Platypush's per-call `timeout`. */
 export const Timeout = z
   .number()

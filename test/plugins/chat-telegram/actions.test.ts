@@ -39,7 +39,7 @@ describe('chat.telegram actions', () => {
     const res = await call(t, 'chat.telegram.send_message', {
       chat_id: String(CHAT),
       text: 'The *door* is open: http://cam.local',
-      parse_mode: 'Markdown',
+      parse_mode: 'markdown',
       disable_web_page_preview: true,
       disable_notification: true,
       reply_to_message_id: (first.output as { message_id: number }).message_id,
