@@ -59,6 +59,8 @@ export class MpdConnection {
       : createConnection({ host: config.host, port: config.port });
     this.socket.setEncoding('utf8');
     this.socket.setNoDelay(true);
+    // The `idle` connection waits without a timeout: TCP keep-alive finds a peer that vanished.
+    this.socket.setKeepAlive(true, 15_000);
     this.closed = new Promise((resolve) => {
       this.socket.on('error', (err) => {
         this.closeReason ??= new PipitError(
@@ -191,11 +193,10 @@ export class MpdConnection {
   }
 
   private onData(chunk: string): void {
-    this.buffer += chunk;
-    let at: number;
-    while ((at = this.buffer.indexOf('\n')) >= 0) {
-      const line = this.buffer.slice(0, at);
-      this.buffer = this.buffer.slice(at + 1);
+    const lines = (this.buffer + chunk).split('\n');
+    this.buffer = lines.pop()!;
+    for (const line of lines) {
+      if (this.closeReason) return;
       this.onLine(line);
     }
   }

@@ -88,11 +88,12 @@ export function ackError(ack: MpdAck): PipitError {
         { details },
       );
     case ACK.UNKNOWN:
-      return new PipitError(
-        'UPSTREAM_ERROR',
-        `${said}: this MPD does not know the command (too old?)`,
-        { details },
-      );
+      // MPD's catch-all too ("Not seekable", "Not playing"): only "unknown command" is one.
+      return /^unknown command/i.test(ack.message)
+        ? new PipitError('UPSTREAM_ERROR', `${said}: this MPD does not know it (too old?)`, {
+            details,
+          })
+        : new PipitError('ACTION_FAILED', said, { details });
     default:
       return new PipitError('ACTION_FAILED', said, { details });
   }

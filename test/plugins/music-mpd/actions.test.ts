@@ -49,7 +49,7 @@ let mpd: MpdServer;
 let a: MpdApp;
 const run = async (action: string, args: Record<string, unknown> = {}) => {
   const res = await call(a.t, `music.mpd.${action}`, args);
-  expect(res.errors, `${action} failed`).toEqual([]);
+  expect(res.errors.join(), `${action} failed`).toBe('');
   return res.output as Record<string, unknown> & Array<Record<string, unknown>>;
 };
 const files = async () => (await run('playlistinfo')).map((s) => s.file);

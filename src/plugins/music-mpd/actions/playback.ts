@@ -1,8 +1,9 @@
-import { z } from '../../api/index.ts';
+import { setTimeout as delay } from 'node:timers/promises';
+import { PipitError, z } from '../../api/index.ts';
 import type { MpdClient } from '../client.ts';
 import { intArg, mpdAction, StatusResult } from '../params.ts';
 import { compareVersions } from '../protocol.ts';
-import type { MpdCommand } from '../protocol.ts';
+import type { MpdAck, MpdArg, MpdCommand } from '../protocol.ts';
 import { parseResource } from '../track.ts';
 
 /** `add` with a position works for folders too since MPD 0.23.3; before, `addid` (songs only). */
@@ -99,12 +100,31 @@ const seekPosition = z
   ])
   .describe('seconds from the start, or "+15" / "-15" to move from where it is');
 
+/**
+ * Seeks; right after a play MPD says "Not seekable" until its decoder has started the track (the
+ * status has no `audio` yet), so that case is tried again for up to a second.
+ */
+async function seekTo(mpd: MpdClient, position: MpdArg, signal: AbortSignal) {
+  const until = Date.now() + 1000;
+  for (;;) {
+    try {
+      return await mpd.thenStatus([['seekcur', position]], signal);
+    } catch (err) {
+      const ack = err instanceof PipitError ? (err.details.ack as MpdAck | undefined) : undefined;
+      if (ack?.message !== 'Not seekable' || Date.now() > until) throw err;
+      const status = await mpd.status(signal);
+      if (status.state !== 'play' || status.audio !== undefined) throw err;
+      await delay(20, undefined, { signal });
+    }
+  }
+}
+
 const seek = mpdAction({
   name: 'seek',
   summary: 'Seeks in the current track.',
   params: { position: seekPosition },
   result: StatusResult,
-  run: ({ position }, { state, signal }) => state.thenStatus([['seekcur', position]], signal),
+  run: ({ position }, { state, signal }) => seekTo(state, position, signal),
 });
 
 const seekcur = mpdAction({
@@ -112,7 +132,7 @@ const seekcur = mpdAction({
   summary: "Seeks in the current track (Platypush's older name of seek).",
   params: { value: seekPosition },
   result: StatusResult,
-  run: ({ value }, { state, signal }) => state.thenStatus([['seekcur', value]], signal),
+  run: ({ value }, { state, signal }) => seekTo(state, value, signal),
 });
 
 /** Playback: play, pause, stop, next, previous, seek and their Platypush variants. */
@@ -140,13 +160,13 @@ export const playbackActions = [
     summary: 'Goes forward 15 seconds.',
     params: {},
     result: StatusResult,
-    run: (_, { state, signal }) => state.thenStatus([['seekcur', '+15']], signal),
+    run: (_, { state, signal }) => seekTo(state, '+15', signal),
   }),
   mpdAction({
     name: 'back',
     summary: 'Goes back 15 seconds.',
     params: {},
     result: StatusResult,
-    run: (_, { state, signal }) => state.thenStatus([['seekcur', '-15']], signal),
+    run: (_, { state, signal }) => seekTo(state, '-15', signal),
   }),
 ];
