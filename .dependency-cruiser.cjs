@@ -26,6 +26,7 @@ const PUBLIC_PLUGINS = [
   'db',
   'ntfy',
   'mail-smtp',
+  'chat-telegram',
 ];
 
 const path = (names) => `^src/(${names.join('|')})(/|\\.ts$)`;

@@ -5,6 +5,7 @@ import type { PluginDef } from '../core/action.ts';
 import type { PluginHead } from './api/head.ts';
 import { headFacts } from './api/head.ts';
 import { head as automationsHead } from './automations/head.ts';
+import { head as chatTelegramHead } from './chat-telegram/head.ts';
 import { head as dbHead } from './db/head.ts';
 import { head as eventHead } from './event.ts';
 import { head as fileHead } from './file/head.ts';
@@ -57,6 +58,7 @@ const ENTRIES: readonly CatalogEntry[] = [
   { head: dbHead, load: () => import('./db/plugin.ts') },
   { head: ntfyHead, load: () => import('./ntfy/plugin.ts') },
   { head: mailSmtpHead, load: () => import('./mail-smtp/plugin.ts') },
+  { head: chatTelegramHead, load: () => import('./chat-telegram/plugin.ts') },
 ];
 
 /** A section read before its plugin was loaded: validated by {@link loadEnabledPlugins}. */

@@ -1,5 +1,6 @@
 import type { PluginDef } from '../core/action.ts';
 import automations from './automations/plugin.ts';
+import chatTelegram from './chat-telegram/plugin.ts';
 import db from './db/plugin.ts';
 import event from './event.ts';
 import file from './file/plugin.ts';
@@ -43,4 +44,5 @@ export const builtinPlugins: readonly PluginDef[] = [
   db,
   ntfy,
   mailSmtp,
+  chatTelegram,
 ] as PluginDef[];
