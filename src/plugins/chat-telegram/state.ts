@@ -19,10 +19,13 @@ export const ChatId = z
   .union([z.number().int(), z.string().trim().min(1)])
   .describe('the chat: its numeric id (a user, a group), or "@channelusername"');
 
-/** `parse_mode`: Telegram's formatting modes. */
+/** `parse_mode`: Telegram's formatting modes (a pattern without flags: JSON Schema has none). */
 export const ParseMode = z
   .string()
-  .regex(/^(markdown|markdownv2|html)$/i, 'must be Markdown, MarkdownV2 or HTML')
+  .regex(
+    /^(Markdown|MarkdownV2|HTML|markdown|markdownv2|html)$/,
+    'must be Markdown, MarkdownV2 or HTML',
+  )
   .optional()
   .describe('format the text as Markdown, MarkdownV2 or HTML (default: plain text)');
 

@@ -7,7 +7,6 @@ import { createLogger } from '../../../src/core/logger.ts';
 import type { Logger } from '../../../src/core/logger.ts';
 import { createService } from '../../../src/app/service.ts';
 import { buildHttpApp } from '../../../src/http/server.ts';
-import telegram from '../../../src/plugins/chat-telegram/plugin.ts';
 import { builtinPlugins } from '../../../src/plugins/index.ts';
 import { startTelegramEmulator } from '../../../tools/telegram-emulator/index.ts';
 import type { TelegramEmulator } from '../../../tools/telegram-emulator/index.ts';
@@ -18,9 +17,7 @@ export { startTelegramEmulator };
 export type { TelegramEmulator };
 
 /** Pipit's plugins, chat.telegram among them. */
-export const plugins: readonly PluginDef[] = builtinPlugins.some((p) => p.name === 'chat.telegram')
-  ? builtinPlugins
-  : [...builtinPlugins, telegram];
+export const plugins: readonly PluginDef[] = builtinPlugins;
 
 /** Settings of the tests: short polls, timeouts and backoff. */
 const TEST_SETTINGS = {
