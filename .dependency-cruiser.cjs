@@ -27,6 +27,7 @@ const PUBLIC_PLUGINS = [
   'ntfy',
   'mail-smtp',
   'chat-telegram',
+  'music-mpd',
 ];
 
 const path = (names) => `^src/(${names.join('|')})(/|\\.ts$)`;

@@ -50,6 +50,7 @@ export default defineConfig({
           { text: 'ntfy', link: '/plugins/ntfy.md' },
           { text: 'mail.smtp', link: '/plugins/mail-smtp.md' },
           { text: 'chat.telegram', link: '/plugins/chat-telegram.md' },
+          { text: 'music.mpd', link: '/plugins/music-mpd.md' },
         ],
       },
       {

@@ -28,7 +28,6 @@ const NOT_PROVIDED: ReadonlySet<string> = new Set([
   'media.mpv',
   'media.plex',
   'media.vlc',
-  'music.mpd',
   'rss',
   'sensor.ltr559',
   'serial',

@@ -17,6 +17,7 @@ import { head as mailSmtpHead } from './mail-smtp/head.ts';
 import { head as loggerHead } from './logger.ts';
 import { head as mqttHead } from './mqtt/head.ts';
 import { head as ntfyHead } from './ntfy/head.ts';
+import { head as musicMpdHead } from './music-mpd/head.ts';
 import { head as spotifyHead } from './music/spotify/head.ts';
 import { packageStandIns } from './packages/stand-ins.ts';
 import { head as runsHead } from './runs/head.ts';
@@ -56,6 +57,7 @@ const ENTRIES: readonly CatalogEntry[] = [
   { head: homeassistantHead, load: () => import('./homeassistant/plugin.ts') },
   { head: systemHead, load: () => import('./system/plugin.ts') },
   { head: dbHead, load: () => import('./db/plugin.ts') },
+  { head: musicMpdHead, load: () => import('./music-mpd/plugin.ts') },
   { head: ntfyHead, load: () => import('./ntfy/plugin.ts') },
   { head: mailSmtpHead, load: () => import('./mail-smtp/plugin.ts') },
   { head: chatTelegramHead, load: () => import('./chat-telegram/plugin.ts') },

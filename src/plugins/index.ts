@@ -12,6 +12,7 @@ import mailSmtp from './mail-smtp/plugin.ts';
 import logger from './logger.ts';
 import mqtt from './mqtt/plugin.ts';
 import ntfy from './ntfy/plugin.ts';
+import musicMpd from './music-mpd/plugin.ts';
 import runs from './runs/plugin.ts';
 import shell from './shell/plugin.ts';
 import spotify from './music/spotify/plugin.ts';
@@ -42,6 +43,7 @@ export const builtinPlugins: readonly PluginDef[] = [
   homeassistant,
   system,
   db,
+  musicMpd,
   ntfy,
   mailSmtp,
   chatTelegram,

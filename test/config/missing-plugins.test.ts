@@ -23,14 +23,14 @@ const refusal = (fn: () => unknown): string => {
 describe('steps that call a plugin Pipit does not have', () => {
   it('warn, naming the plugin, the step and that no Pipit plugin provides it', () => {
     const warnings = check(
-      'procedure.x:\n  - action: utils.echo\n  - action: media.kodi.play\nevent.hook.H:\n  if: {type: CustomEvent}\n  then:\n    - action: music.mpd.play\n',
+      'procedure.x:\n  - action: utils.echo\n  - action: media.kodi.play\nevent.hook.H:\n  if: {type: CustomEvent}\n  then:\n    - action: media.vlc.play\n',
     );
     expect(warnings).toEqual([
       expect.stringMatching(
         /config\.yaml: plugin "media\.kodi" is not installed: procedure\.x step 2 \(media\.kodi\.play\) will fail when it runs \(no Pipit plugin provides it yet\)$/,
       ),
       expect.stringMatching(
-        /plugin "music\.mpd" is not installed: event\.hook\.H then step 1 \(music\.mpd\.play\) will fail when it runs \(no Pipit plugin provides it yet\)$/,
+        /plugin "media\.vlc" is not installed: event\.hook\.H then step 1 \(media\.vlc\.play\) will fail when it runs \(no Pipit plugin provides it yet\)$/,
       ),
     ]);
   });

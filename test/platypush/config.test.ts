@@ -34,9 +34,9 @@ backend.http:
   ssl_cert: /etc/ssl/cert.pem
 backend.mqtt:
   port: 1883
-music.mpd:
+media.kodi:
   host: localhost
-  port: 6600
+  port: 8080
 camera.pi:
   listen: true
 music.spotfy:
@@ -99,7 +99,7 @@ describe('a Platypush config.yaml', () => {
       /backend\.http\.ssl_cert is Platypush's and is ignored: terminate HTTPS in a reverse proxy/,
       /backend\.redis is Platypush's message bus/,
       /backend backend\.mqtt is not available in Pipit; its section is ignored/,
-      /plugin music\.mpd is not available in Pipit; its section is ignored/,
+      /plugin media\.kodi is not available in Pipit; its section is ignored/,
       /plugin camera\.pi is not available in Pipit/,
       /plugin music\.spotfy is not available in Pipit; its section is ignored \(no Pipit plugin provides it yet\)\. Did you mean "music\.spotify"\?/,
     ])
@@ -143,7 +143,7 @@ describe('a Platypush config.yaml', () => {
   it('pipit config check prints every warning (the Python script too) and exits 0', async () => {
     const { code, stdout, stderr } = await runCli(['config', 'check', '--config', configPath]);
     expect(code, stderr).toBe(0);
-    expect(stdout).toMatch(/warning: .*plugin music\.mpd is not available in Pipit/);
+    expect(stdout).toMatch(/warning: .*plugin media\.kodi is not available in Pipit/);
     expect(stdout).toMatch(/warning: .*lights\.py: a Python script, which Pipit does not run/);
     expect(stdout).toMatch(/OK, \d+ warnings/);
   });
@@ -159,7 +159,7 @@ describe('a Platypush config.yaml', () => {
     const proc = await startPipitProcess(configPath);
     try {
       const logs = proc.logs.join('\n');
-      expect(logs).toMatch(/plugin music\.mpd is not available in Pipit/);
+      expect(logs).toMatch(/plugin media\.kodi is not available in Pipit/);
       expect(logs).toMatch(/crons: GoodMorning \(next \d{4}-\d\d-\d\dT\d\d:30:05/);
       const { stdout } = await runCli([
         '--config',

@@ -14,10 +14,7 @@ const SAMPLE = readFileSync(join(import.meta.dirname, 'fixtures', 'sample-config
 const MISSING = [
   ['sensor.ltr559', 'procedure.at_home step 2'],
   ['tts.mimic3', 'procedure.at_home step 4'],
-  ['music.mpd', 'procedure.at_home step 5'],
-  ['music.mpd', 'procedure.outside_home step 2'],
   ['lastfm', 'event.hook.OnNewMusicActivity then step 1 > if > step 1'],
-  ['music.mpd', 'event.hook.PlayMusicAssistantCommand then step 1'],
 ] as const;
 
 const warningFor = ([plugin, path]: readonly [string, string]) =>
@@ -36,7 +33,8 @@ beforeAll(() => {
       .replace('bind_address: 0.0.0.0', 'bind_address: 127.0.0.1')
       .replace('port: 8008', 'port: 0')
       .replaceAll('my-mqtt-broker', 'my-mqtt-broker.invalid')
-      .replace('bridge: 192.168.1.3', 'bridge: hue-bridge.invalid'),
+      .replace('bridge: 192.168.1.3', 'bridge: hue-bridge.invalid')
+      .replace(/(music\.mpd:\n {2}host:) localhost/, '$1 mpd.invalid'),
   );
 });
 afterAll(() => tmp.cleanup());
@@ -79,18 +77,18 @@ describe("Platypush's sample configuration", () => {
     });
 
     it('such a step fails when it runs, and the run history says why', async () => {
-      const run = await runCli(['--config', configPath, 'run', 'procedure.outside_home']);
+      const run = await runCli(['--config', configPath, 'run', 'procedure.at_home']);
       expect(run.code).toBe(1);
       const errors = (JSON.parse(run.stdout) as { response: { errors: string[] } }).response.errors;
       expect(errors.join('\n')).toMatch(
-        /no plugin "music\.mpd" for action "music\.mpd\.stop": it is not installed \(no Pipit plugin provides it yet\)/,
+        /no plugin "sensor\.ltr559" for action "sensor\.ltr559\.get_measurement": it is not installed \(no Pipit plugin provides it yet\)/,
       );
       const list = await runCli([
         '--config',
         configPath,
         'run',
         'runs.list',
-        'action=procedure.outside_home',
+        'action=procedure.at_home',
       ]);
       const { runs } = (
         JSON.parse(list.stdout) as {
@@ -98,7 +96,15 @@ describe("Platypush's sample configuration", () => {
         }
       ).response.output;
       expect(runs[0]?.outcome).toBe('failed');
-      expect(runs[0]?.errors.join('\n')).toMatch(/no plugin "music\.mpd" .*not installed/);
+      expect(runs[0]?.errors.join('\n')).toMatch(/no plugin "sensor\.ltr559" .*not installed/);
+    });
+
+    it("music.mpd is Pipit's own now: its steps are not warned about, and fail while MPD is away", async () => {
+      expect(proc.logs.join('\n')).not.toMatch(/plugin "music\.mpd" is not installed/);
+      const run = await runCli(['--config', configPath, 'run', 'procedure.outside_home']);
+      expect(run.code).toBe(1);
+      const errors = (JSON.parse(run.stdout) as { response: { errors: string[] } }).response.errors;
+      expect(errors.join('\n')).toMatch(/music\.mpd: MPD at mpd\.invalid:6600 is not connected/);
     });
   });
 });
