@@ -233,4 +233,34 @@ event.hook.TelegramSeen:
       workdir.cleanup();
     }
   });
+
+  it('leaves out an offset older than a day, which could skip the new numbering of updates', async () => {
+    // After a week without updates Telegram numbers the next one at random, maybe below the old
+    // offset; and it keeps no update longer than a day, so an older offset confirms nothing.
+    const workdir = tempDir();
+    const seen = `event.hook.Seen:\n  if: {type: TextMessageEvent}\n  then:\n    - action: chat.telegram.send_message\n      args: {chat_id: '\${chat_id}', text: 'seen \${message.text}'}\n`;
+    const startWith = async (age: number) => {
+      t = await telegramApp(emu, { dir: workdir.dir, yaml: seen, settings: { poll: false } });
+      t.service.store.pluginKv('chat.telegram').set('offset:123456', {
+        offset: 50000,
+        at: Date.now() - age,
+      });
+      await t.close();
+      t = await telegramApp(emu, { dir: workdir.dir, yaml: seen });
+    };
+    try {
+      await startWith(0);
+      emu.control.userMessage({ text: 'under a fresh offset' });
+      // The fresh offset (50000) confirms update 10000 unseen.
+      await vi.waitFor(() => expect(emu.control.queue.unconfirmed()).toEqual([]), WAIT);
+      expect(emu.control.callsOf('getUpdates')[0]!.params.offset).toBe(50000);
+      await t!.close();
+      await startWith(25 * 3600_000);
+      emu.control.userMessage({ text: 'under a stale offset' });
+      await vi.waitFor(() => expect(sentTexts(emu)).toEqual(['seen under a stale offset']), WAIT);
+      expect(emu.control.callsOf('getUpdates').map((c) => c.params.offset)).toContain(undefined);
+    } finally {
+      workdir.cleanup();
+    }
+  });
 });
