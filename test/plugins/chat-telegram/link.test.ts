@@ -106,8 +106,9 @@ describe('chat.telegram link to the Bot API', () => {
   });
 
   it('says so when another client reads the bot’s updates (409 Conflict)', async () => {
+    // Long polls of 5 s: the plugin's is surely still held when the other client's comes.
     t = await telegramApp(emu, {
-      settings: { reconnect_min_seconds: 2, reconnect_max_seconds: 2 },
+      settings: { poll_timeout_seconds: 5, reconnect_min_seconds: 2, reconnect_max_seconds: 2 },
     });
     await vi.waitFor(() => expect(link(t!)).toMatchObject({ connected: true }), WAIT);
     // The plugin's poll is held; another client's long poll ends it with 409.
