@@ -17,6 +17,7 @@ function distance(a: string, b: string): number {
  *
  * @example
  * suggest('plya', ['play', 'pause', 'next']); // ['play']
+ * suggest('MQTTMesageEvent', ['MQTTMessageEvent', 'TextMessageEvent']); // ['MQTTMessageEvent']
  */
 export function suggest(input: string, names: Iterable<string>, max = 3): string[] {
   const scored: { name: string; score: number }[] = [];
@@ -24,8 +25,12 @@ export function suggest(input: string, names: Iterable<string>, max = 3): string
     const score = name.startsWith(input) ? 0 : distance(input.toLowerCase(), name.toLowerCase());
     if (score <= Math.max(2, Math.floor(input.length / 3))) scored.push({ name, score });
   }
+  scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
+  // Near ties only: beside a one-letter slip, names that need five edits are noise (the more
+  // names there are, the more of them fall within the threshold).
+  const best = scored[0]?.score ?? 0;
   return scored
-    .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name))
+    .filter((s) => s.score <= best + 2)
     .slice(0, max)
     .map((s) => s.name);
 }
