@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { PipitError, z } from '../api/index.ts';
 import {
   averageFrequency,
+  CPU_FIELDS,
   busyPercent,
   readCpuFrequencies,
   readProcStat,
@@ -19,22 +20,7 @@ export const MAX_CPU_INTERVAL_SECONDS = 60;
 const perCpu = z.boolean().default(false).describe('one value per CPU instead of the whole host');
 
 const cpuTimesShape = z
-  .object(
-    Object.fromEntries(
-      [
-        'user',
-        'nice',
-        'system',
-        'idle',
-        'iowait',
-        'irq',
-        'softirq',
-        'steal',
-        'guest',
-        'guest_nice',
-      ].map((f) => [f, z.number()]),
-    ),
-  )
+  .object(Object.fromEntries(CPU_FIELDS.map((f) => [f, z.number()])))
   .describe('seconds (or percent) per CPU state');
 
 // The sample a non-blocking reading compares with (the previous one of this action and per_cpu,

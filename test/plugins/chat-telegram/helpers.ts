@@ -1,17 +1,11 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { loadConfig } from '../../../src/config/load.ts';
 import { serviceStatus } from '../../../src/control/commands.ts';
 import type { PluginDef } from '../../../src/core/action.ts';
-import { createLogger } from '../../../src/core/logger.ts';
 import type { Logger } from '../../../src/core/logger.ts';
-import { createService } from '../../../src/app/service.ts';
-import { buildHttpApp } from '../../../src/http/server.ts';
 import { builtinPlugins } from '../../../src/plugins/index.ts';
 import { startTelegramEmulator } from '../../../tools/telegram-emulator/index.ts';
 import type { TelegramEmulator } from '../../../tools/telegram-emulator/index.ts';
 import type { TestApp } from '../../helpers/service.ts';
-import { tempDir } from '../../helpers/service.ts';
+import { makeApp } from '../../helpers/service.ts';
 
 export { startTelegramEmulator };
 export type { TelegramEmulator };
@@ -55,37 +49,11 @@ export async function telegramApp(
     omitSection?: boolean;
   } = {},
 ): Promise<TestApp> {
-  const owned = opts.dir ? undefined : tempDir();
-  const dir = opts.dir ?? owned!.dir;
-  const configPath = join(dir, 'config.yaml');
-  writeFileSync(
-    configPath,
-    `device_id: test-host\nworkdir: ./data\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${opts.omitSection ? '' : telegramSection(emu, opts.settings, opts.token)}${opts.yaml ?? ''}`,
-  );
-  let config;
-  try {
-    config = loadConfig({ path: configPath, plugins });
-  } catch (err) {
-    owned?.cleanup();
-    throw err;
-  }
-  const service = await createService(config, {
-    log: opts.log ?? createLogger({ level: 'silent' }),
-    plugins,
+  const section = opts.omitSection ? '' : telegramSection(emu, opts.settings, opts.token);
+  return makeApp(`${section}${opts.yaml ?? ''}`, {
+    ...(opts.dir ? { dir: opts.dir } : {}),
+    ...(opts.log ? { log: opts.log } : {}),
   });
-  const app = await buildHttpApp(service);
-  await app.ready();
-  return {
-    service,
-    app,
-    dir,
-    configPath,
-    async close() {
-      await app.close();
-      await service.close();
-      owned?.cleanup();
-    },
-  };
 }
 
 /** What `pipit status` shows of the plugin's link (setStatus). */
