@@ -1,12 +1,12 @@
 // Redis credentials and TLS. An instance joins a Redis that serves TLS only and wants a
 // password (`rediss://:password@host:port`, the CA given through NODE_EXTRA_CA_CERTS); the URL is
 // shown without its password; a wrong password keeps the instance out, saying why.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPipitProcess } from '../helpers/process.ts';
 import type { PipitProcess } from '../helpers/process.ts';
+import { selfSigned } from '../helpers/self-signed.ts';
 import { tempDir } from '../helpers/service.ts';
 import { SECRET, configYaml, waitForReadyz } from './harness.ts';
 import type { Member } from './harness.ts';
@@ -16,35 +16,15 @@ import type { RedisServer } from './redis-server.ts';
 const PASSWORD = 'redis password with spaces & symbols';
 
 let temp: ReturnType<typeof tempDir>;
+let tls: Awaited<ReturnType<typeof selfSigned>>;
 let redis: RedisServer;
 const procs: PipitProcess[] = [];
 
 beforeAll(async () => {
   temp = tempDir('pipit-cluster-tls-');
-  const cert = join(temp.dir, 'cert.pem');
-  const key = join(temp.dir, 'key.pem');
   // A self-signed certificate for 127.0.0.1, trusted by the instance as its own CA.
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
+  tls = await selfSigned();
+  const { certPath: cert, keyPath: key } = tls;
   redis = await startRedis({ password: PASSWORD, tls: { cert, key } });
 }, 30_000);
 
@@ -52,6 +32,7 @@ afterAll(async () => {
   for (const p of procs) await p.stop();
   await redis?.stop();
   temp?.cleanup();
+  tls?.cleanup();
 });
 
 // One instance with its own workdir, talking to `url`; unauthenticated calls are enough here.
@@ -62,7 +43,7 @@ async function instance(name: string, url: string): Promise<Member> {
   writeFileSync(configPath, configYaml(name, url, ''));
   const proc = await startPipitProcess(configPath, {
     PIPIT_CLUSTER_SECRET: SECRET,
-    NODE_EXTRA_CA_CERTS: join(temp.dir, 'cert.pem'),
+    NODE_EXTRA_CA_CERTS: tls.certPath,
   });
   procs.push(proc);
   return { name, dir, configPath, proc, url: proc.url, token: '' };

@@ -1,11 +1,6 @@
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { SMTPServer } from 'smtp-server';
-import { tempDir } from '../../helpers/service.ts';
 
 /** A mail as the test server received it: the envelope and the raw MIME text. */
 export interface Received {
@@ -115,46 +110,6 @@ export async function startSilent(): Promise<{ port: number; close(): Promise<vo
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/**
- * A self-signed certificate for 127.0.0.1, made with openssl (as test/cluster/tls.test.ts does);
- * `cleanup` removes its directory.
- */
-export async function selfSigned(): Promise<{
-  key: Buffer;
-  cert: Buffer;
-  certPath: string;
-  cleanup: () => void;
-}> {
-  const dir = tempDir('pipit-smtp-tls-');
-  const key = join(dir.dir, 'key.pem');
-  const cert = join(dir.dir, 'cert.pem');
-  try {
-    await promisify(execFile)('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ]);
-  } catch (err) {
-    dir.cleanup();
-    throw err;
-  }
-  return { key: readFileSync(key), cert: readFileSync(cert), certPath: cert, cleanup: dir.cleanup };
 }
 
 /** The base64 of a text, as a short MIME part carries it (one line). */

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp } from '../../helpers/service.ts';
 import { call, headerOf, mailApp } from './helpers.ts';
 import type { TestSmtp } from './smtp-server.ts';
-import { selfSigned, startSmtp } from './smtp-server.ts';
+import { selfSigned } from '../../helpers/self-signed.ts';
+import { startSmtp } from './smtp-server.ts';
 
 describe('mail.smtp over TLS, with a self-signed certificate', () => {
   let cert: Awaited<ReturnType<typeof selfSigned>>;
