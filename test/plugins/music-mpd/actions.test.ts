@@ -191,6 +191,8 @@ describe('music.mpd: playback and its events', () => {
     expect((await run('voldown', { step: 10 })).volume).toBe('35');
     expect((await run('setvol', { vol: 60 })).volume).toBe('60');
     await vi.waitFor(() => expect(a.variable('mpd_volume')).toBe(60));
+    expect((await run('volume', { vol: 50 })).volume).toBe('50');
+    await vi.waitFor(() => expect(a.variable('mpd_volume')).toBe(50));
   });
 
   it('sets and flips random and repeat (Platypush never flips them off), raising the mode events', async () => {
@@ -268,6 +270,11 @@ describe('music.mpd: stored playlists and the library', () => {
       ONE!.file,
       TWO!.file,
     ]);
+    expect((await run('browse', { path: 'Album One' })).map((e) => e.file)).toEqual([
+      ONE!.file,
+      TWO!.file,
+    ]);
+    expect(await run('browse')).toEqual(top);
   });
 });
 

@@ -1,4 +1,5 @@
 import { PipitError, z } from '../../api/index.ts';
+import type { MpdClient } from '../client.ts';
 import { mpdAction, SongsResult } from '../params.ts';
 import type { MpdArg, MpdCommand } from '../protocol.ts';
 import { toObjects, toSongs } from '../shapes.ts';
@@ -72,6 +73,18 @@ const search = mpdAction({
   },
 });
 
+const Entries = z
+  .array(z.record(z.string(), z.unknown()))
+  .describe('entries: {directory}, {file, ...tags} or {playlist}, with last-modified');
+
+async function listFolder(state: MpdClient, uri: string | undefined, signal: AbortSignal) {
+  return toObjects(await state.run(uri ? ['lsinfo', uri] : ['lsinfo'], signal), [
+    'file',
+    'directory',
+    'playlist',
+  ]);
+}
+
 /** The library: search, find, and browsing its folders. */
 export const libraryActions = [
   search,
@@ -93,14 +106,16 @@ export const libraryActions = [
     params: {
       uri: z.string().optional().describe('a folder of the music directory (default: the top)'),
     },
-    result: z
-      .array(z.record(z.string(), z.unknown()))
-      .describe('entries: {directory}, {file, ...tags} or {playlist}, with last-modified'),
-    run: async ({ uri }, { state, signal }) =>
-      toObjects(await state.run(uri ? ['lsinfo', uri] : ['lsinfo'], signal), [
-        'file',
-        'directory',
-        'playlist',
-      ]),
+    result: Entries,
+    run: ({ uri }, { state, signal }) => listFolder(state, uri, signal),
+  }),
+  mpdAction({
+    name: 'browse',
+    summary: 'The folders, songs and playlists in a folder of the library (lsinfo, by path).',
+    params: {
+      path: z.string().optional().describe('a folder of the music directory (default: the top)'),
+    },
+    result: Entries,
+    run: ({ path }, { state, signal }) => listFolder(state, path, signal),
   }),
 ];

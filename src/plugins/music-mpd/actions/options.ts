@@ -56,6 +56,13 @@ export const optionActions = [
     run: ({ vol }, { state, signal }) => setVolume(state, vol, signal),
   }),
   mpdAction({
+    name: 'volume',
+    summary: "Sets the volume (the name Platypush's music plugins share, as music.spotify.volume).",
+    params: { vol: volumeArg('the volume, 0-100') },
+    result: StatusResult,
+    run: ({ vol }, { state, signal }) => setVolume(state, vol, signal),
+  }),
+  mpdAction({
     name: 'volup',
     summary: 'Turns the volume up (by 5 unless told).',
     params: stepParams,
