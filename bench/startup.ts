@@ -142,6 +142,17 @@ export async function measureStart(
   }
 }
 
+/**
+ * The anchor of the start-up figures: a bare fastify server (this checkout's) answering
+ * `GET /healthz` on `port`, as an ES module's source.
+ *
+ * @example
+ * writeFileSync(join(dir, 'bare.mjs'), bareServerSource(8008));
+ */
+export function bareServerSource(port: number): string {
+  return `import Fastify from ${JSON.stringify(join(ROOT, 'node_modules/fastify/fastify.js'))};\nconst app = Fastify();\napp.get('/healthz', async () => ({ status: 'ok' }));\nawait app.listen({ port: ${port}, host: '127.0.0.1' });\n`;
+}
+
 interface Summary {
   readyMs: number;
   cpuMs: number;
@@ -173,10 +184,7 @@ export async function benchStartup(opts: {
     join(dir, 'config.yaml'),
     `device_id: startup\nworkdir: ./data\nlogging: {level: warn}\nbackend.http:\n  port: ${port}\n  bind_address: 127.0.0.1\n${opts.yaml ?? ''}`,
   );
-  writeFileSync(
-    join(dir, 'bare.mjs'),
-    `import Fastify from ${JSON.stringify(join(ROOT, 'node_modules/fastify/fastify.js'))};\nconst app = Fastify();\napp.get('/healthz', async () => ({ status: 'ok' }));\nawait app.listen({ port: ${port}, host: '127.0.0.1' });\n`,
-  );
+  writeFileSync(join(dir, 'bare.mjs'), bareServerSource(port));
   const pipitArgs = [join(opts.root ?? ROOT, 'bin/pipit.js'), 'start', '--config', 'config.yaml'];
   try {
     // The first start creates the database and the JWT secret; it and a bare one warm the caches.

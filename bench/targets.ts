@@ -12,11 +12,11 @@ import { RunRecord } from '../src/core/runs.ts';
 import { makeEvent } from '../src/events/event.ts';
 import { CoreKinds } from '../src/events/kinds.ts';
 import { requestRecorder, startBenchService } from './bench-service.ts';
+import { BENCH_HOOK_REPLY, scriptHookSource } from './hook-config.ts';
 
 // The web-hook benchmark's listener: a script hook answering a small JSON object.
 const pipit = await startBenchService({
-  'bench-hook.mjs':
-    "import { hook } from 'pipit';\nhook('WebhookEvent', { hook: 'bench' }, (e) => ({ ok: true, method: e.method }));\n",
+  'bench-hook.mjs': scriptHookSource('bench', BENCH_HOOK_REPLY),
 });
 const pipitUrl = pipit.url;
 const { token } = pipit;
