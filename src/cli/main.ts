@@ -9,6 +9,7 @@ import {
   tuneHeap,
 } from '../app/process-policy.ts';
 import { loadEnabledPlugins } from '../plugins/catalog.ts';
+import { startHeapTrim } from '../app/heap-trim.ts';
 import { reloadService } from '../app/reload.ts';
 import { checkConfiguration } from '../app/user-layer.ts';
 import { resolveConfig, startPipit } from '../app/runtime.ts';
@@ -133,6 +134,7 @@ program
     process.on('SIGHUP', early);
     const running = await startPipit(config, { log });
     log.debug({ v8: tuneHeap() }, 'V8 settings for a long-running service');
+    startHeapTrim(log);
     const deadlineMs = shutdownDeadlineMs(config.http?.shutdown_grace_seconds);
     installProcessPolicy(log, () => running.stop(), { deadlineMs });
     const stop = (signal: string) => {
