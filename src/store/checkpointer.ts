@@ -15,6 +15,13 @@ const FALLBACK_PAGES = 16_384;
 const CLOSE_TIMEOUT_MS = 10_000;
 /** SQLite's default `wal_autocheckpoint`, restored when the thread stops. */
 const DEFAULT_PAGES = 1000;
+/**
+ * How long the thread stays after its last checkpoint. A thread is a whole Node.js environment
+ * (~15–20 MB resident); a service that went quiet after a load gets most of that back when it
+ * ends (9 MB measured with `npm run bench:peers`), and the next load starts one again (~30–60 ms
+ * of CPU, on that thread).
+ */
+export const CHECKPOINT_THREAD_IDLE_MS = 30_000;
 
 /**
  * Moves the busy writer's WAL checkpoints off the event loop. SQLite checkpoints in the commit that
@@ -22,7 +29,8 @@ const DEFAULT_PAGES = 1000;
  * service waits. With the run history writing every request, that was most of what recording
  * cost under load (a stall every two seconds, up to tens of ms). Writers report what they wrote;
  * past {@link CHECKPOINT_BYTES} a thread with its own connection checkpoints (PASSIVE: writers go on
- * meanwhile). The thread starts on the first checkpoint, so a quiet service never pays for it.
+ * meanwhile). The thread starts on the first checkpoint, so a quiet service never pays for it, and
+ * ends {@link CHECKPOINT_THREAD_IDLE_MS} after its last one.
  *
  * @example
  * const checkpointer = new WalCheckpointer(db, '/var/lib/pipit/pipit.db', (err) => log.warn({ err }));
@@ -33,15 +41,31 @@ export class WalCheckpointer {
   readonly #db: DatabaseSync;
   readonly #path: string;
   readonly #onError: (err: Error) => void;
+  readonly #idleMs: number;
   #worker: Worker | undefined;
+  /** A thread ended for being idle, until it has exited. */
+  #retiring: Promise<void> | undefined;
+  #idleTimer: NodeJS.Timeout | undefined;
+  #started = false;
   #written = 0;
   #busy = false;
   #closed = false;
 
-  constructor(db: DatabaseSync, path: string, onError: (err: Error) => void = () => {}) {
+  constructor(
+    db: DatabaseSync,
+    path: string,
+    onError: (err: Error) => void = () => {},
+    opts: { idleMs?: number } = {},
+  ) {
     this.#db = db;
     this.#path = path;
     this.#onError = onError;
+    this.#idleMs = opts.idleMs ?? CHECKPOINT_THREAD_IDLE_MS;
+  }
+
+  /** True while a thread runs (it starts with the first checkpoint, ends when idle). */
+  get running(): boolean {
+    return this.#worker !== undefined;
   }
 
   /**
@@ -66,15 +90,33 @@ export class WalCheckpointer {
 
   /**
    * Stops the thread (it closes its connection first); the service's connection checkpoints by
-   * itself again. Undefined, at once, when the thread never started.
+   * itself again. Undefined, at once, when no thread ever started.
    */
   close(): Promise<void> | undefined {
     this.#closed = true;
+    clearTimeout(this.#idleTimer);
     const worker = this.#worker;
     this.#worker = undefined;
-    if (!worker) return undefined;
+    if (!this.#started) return undefined;
     this.#restore();
-    return this.#stop(worker);
+    const retiring = this.#retiring;
+    if (!worker) return retiring;
+    return Promise.all([this.#stop(worker), retiring]).then(() => undefined);
+  }
+
+  // No checkpoint for a while: the thread ends (and its memory goes back to the system); the
+  // service's connection keeps its high autocheckpoint, and the next checkpoint starts a thread.
+  #retireIfIdle(worker: Worker): void {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => {
+      if (this.#worker !== worker || this.#busy || this.#closed) return;
+      this.#worker = undefined;
+      const retiring = this.#stop(worker).finally(() => {
+        if (this.#retiring === retiring) this.#retiring = undefined;
+      });
+      this.#retiring = retiring;
+    }, this.#idleMs);
+    this.#idleTimer.unref();
   }
 
   async #stop(worker: Worker): Promise<void> {
@@ -97,16 +139,21 @@ export class WalCheckpointer {
       return undefined;
     }
     worker.unref();
+    this.#started = true;
     worker.on('message', (result: { ok: boolean; error?: string }) => {
       this.#busy = false;
       if (!result.ok) this.#onError(new Error(`WAL checkpoint failed: ${result.error}`));
+      this.#retireIfIdle(worker);
     });
     worker.on('error', (err: Error) => {
-      this.#busy = false;
       this.#onError(err);
+      if (this.#worker !== worker) return; // a thread ending for being idle: the next one is new
+      this.#busy = false;
       this.#fallBack();
     });
     worker.on('exit', () => {
+      // A thread ended for being idle (or by close()) is not a failure.
+      if (this.#worker !== worker) return;
       this.#busy = false;
       if (!this.#closed) this.#fallBack();
     });

@@ -80,6 +80,36 @@ describe('the WAL checkpoint thread', () => {
     db.close();
   });
 
+  it('ends its thread when no checkpoint was asked for a while, and starts one for the next', async () => {
+    const path = tempDb();
+    const db = openDatabase(path);
+    const errors: Error[] = [];
+    const checkpointer = new WalCheckpointer(db, path, (err) => errors.push(err), { idleMs: 50 });
+    try {
+      checkpointer.wrote(8 << 20);
+      expect(checkpointer.running).toBe(true);
+      await vi.waitFor(() => expect(checkpointer.running).toBe(false), {
+        timeout: 10_000,
+        interval: 10,
+      });
+      // Ended for being idle, not failed: the connection keeps leaving checkpoints to a thread...
+      expect(pragma(db, 'wal_autocheckpoint')).toBe(16_384);
+      // ...and the next one starts a new thread, which checkpoints.
+      checkpointer.wrote(8 << 20);
+      expect(checkpointer.running).toBe(true);
+      expect(checkpointer.busy).toBe(true);
+      await vi.waitFor(() => expect(checkpointer.busy).toBe(false), {
+        timeout: 10_000,
+        interval: 10,
+      });
+      expect(errors).toEqual([]);
+    } finally {
+      await checkpointer.close();
+    }
+    expect(pragma(db, 'wal_autocheckpoint')).toBe(1000);
+    db.close();
+  });
+
   it('stays out of the way of an in-memory database and a quiet service', async () => {
     const store = Store.open(':memory:');
     store.runs.insert(batch(10), 16384);
