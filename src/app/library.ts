@@ -3,8 +3,7 @@ import type { LoadedConfig } from '../config/load.ts';
 import { findConfig } from '../config/paths.ts';
 import { createLogger } from '../core/logger.ts';
 import { outputOrThrow } from '../core/run-output.ts';
-import { builtinPlugins } from '../plugins/index.ts';
-import { pluginPackages } from '../plugins/catalog.ts';
+import { pluginCatalog, pluginPackages } from '../plugins/catalog.ts';
 import { createService } from './service.ts';
 import type { Service } from './service.ts';
 import { attachedService } from '../scripts/attached.ts';
@@ -27,7 +26,7 @@ export const Config = {
     const resolved = findConfig({ explicit: path });
     const config = loadConfig({
       path: resolved,
-      plugins: builtinPlugins,
+      plugins: pluginCatalog,
       packages: pluginPackages,
     });
     configPath = resolved;
@@ -43,7 +42,7 @@ function service(): Promise<AttachedService> {
   if (attached) return Promise.resolve(attached);
   current ??= (async () => {
     const path = configPath === undefined ? findConfig({}) : configPath;
-    const config = loadConfig({ path, plugins: builtinPlugins, packages: pluginPackages });
+    const config = loadConfig({ path, plugins: pluginCatalog, packages: pluginPackages });
     return createService(config, {
       log: createLogger({ level: process.env.PIPIT_LOG_LEVEL ?? 'warn' }),
     });
