@@ -132,7 +132,16 @@ program
     let reloadAsked = false;
     const early = () => (reloadAsked = true);
     process.on('SIGHUP', early);
+    // Likewise a SIGTERM or SIGINT between the first answer and the handlers below: without these
+    // it ended the process at once, skipping the graceful close. A second one still does.
+    let stopAsked: string | undefined;
+    const earlyTerm = () => (stopAsked ??= 'SIGTERM');
+    const earlyInt = () => (stopAsked ??= 'SIGINT');
+    process.once('SIGTERM', earlyTerm);
+    process.once('SIGINT', earlyInt);
     const running = await startPipit(config, { log });
+    process.off('SIGTERM', earlyTerm);
+    process.off('SIGINT', earlyInt);
     log.debug({ v8: tuneHeap() }, 'V8 settings for a long-running service');
     startHeapTrim(log);
     const deadlineMs = shutdownDeadlineMs(config.http?.shutdown_grace_seconds);
@@ -147,7 +156,8 @@ program
     const reload = () => void reloadService(running.service).catch(() => undefined);
     process.on('SIGHUP', reload);
     process.off('SIGHUP', early);
-    if (reloadAsked) reload();
+    if (stopAsked) stop(stopAsked);
+    else if (reloadAsked) reload();
   });
 
 program
