@@ -124,6 +124,10 @@ try {
     console.log(
       `\n## Memory: RSS 1 s after the first answer, ${idle} s after it (idle), right after ${load} s of hook load, ${recover} s after the load`,
     );
+    if (recover < 20)
+      console.log(
+        `  (Pipit gives memory back after 10 s of quiet, checked every second: a recovery of ${recover} s may end before it)`,
+      );
     results.memory = {};
     for (const spec of [specs.nodeRed, specs.yaml, specs.script]) {
       const probe = opts.heapSpaces
