@@ -132,16 +132,19 @@ program
     let reloadAsked = false;
     const early = () => (reloadAsked = true);
     process.on('SIGHUP', early);
-    // Likewise a SIGTERM or SIGINT between the first answer and the handlers below: without these
-    // it ended the process at once, skipping the graceful close. A second one still does.
+    // Likewise a SIGTERM or SIGINT between the first answer and the end of the start: one handler
+    // from here on, never removed and added again (with no listener, Node gives the signal back
+    // its default action, and a supervisor that stops a service as soon as it answers killed it
+    // outright, skipping the graceful close). A second one still ends the process at once.
     let stopAsked: string | undefined;
-    const earlyTerm = () => (stopAsked ??= 'SIGTERM');
-    const earlyInt = () => (stopAsked ??= 'SIGINT');
-    process.once('SIGTERM', earlyTerm);
-    process.once('SIGINT', earlyInt);
+    let onStop: ((signal: string) => void) | undefined = undefined;
+    const onSignal = (signal: string) => () => {
+      if (onStop) onStop(signal);
+      else stopAsked ??= signal;
+    };
+    process.once('SIGTERM', onSignal('SIGTERM'));
+    process.once('SIGINT', onSignal('SIGINT'));
     const running = await startPipit(config, { log });
-    process.off('SIGTERM', earlyTerm);
-    process.off('SIGINT', earlyInt);
     log.debug({ v8: tuneHeap() }, 'V8 settings for a long-running service');
     startHeapTrim(log);
     const deadlineMs = shutdownDeadlineMs(config.http?.shutdown_grace_seconds);
@@ -150,8 +153,7 @@ program
       log.info({ signal }, 'shutting down: finishing in-flight requests');
       stopAndExit(log, () => running.stop(), { code: 0, deadlineMs });
     };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    onStop = stop;
     // Reload: the outcome (or the refusal, the old configuration kept) is in the log.
     const reload = () => void reloadService(running.service).catch(() => undefined);
     process.on('SIGHUP', reload);
