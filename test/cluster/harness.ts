@@ -49,7 +49,13 @@ export interface TestCluster {
  * @example
  * writeFileSync(path, configYaml('alpha', 'redis://127.0.0.1:6379', ''));
  */
-export function configYaml(name: string, redisUrl: string, extra: string, port = 0): string {
+export function configYaml(
+  name: string,
+  redisUrl: string,
+  extra: string,
+  port = 0,
+  http: string[] = [],
+): string {
   return [
     `device_id: ${name}`,
     'workdir: ./data',
@@ -57,6 +63,7 @@ export function configYaml(name: string, redisUrl: string, extra: string, port =
     'backend.http:',
     `  port: ${port}`,
     '  bind_address: 127.0.0.1',
+    ...http.map((line) => `  ${line}`),
     'redis:',
     `  url: ${redisUrl}`,
     '  secret: !env PIPIT_CLUSTER_SECRET',
@@ -195,6 +202,8 @@ export async function startCluster(
     scripts?: (name: string) => Record<string, string>;
     /** Log warnings only, on fixed free ports (benchmarks). */
     quiet?: boolean;
+    /** Lines added to each member's `backend.http` section, e.g. `max_connections_per_address: 1000`. */
+    http?: string[];
   } = {},
 ): Promise<TestCluster> {
   const redis = await startRedis();
@@ -204,7 +213,10 @@ export async function startCluster(
     const temp = tempDir(`pipit-cluster-${name}-`);
     dirs.push(temp);
     const configPath = join(temp.dir, 'config.yaml');
-    writeFileSync(configPath, configYaml(name, redis.url, opts.extra?.(name) ?? '', port));
+    writeFileSync(
+      configPath,
+      configYaml(name, redis.url, opts.extra?.(name) ?? '', port, opts.http),
+    );
     mkdirSync(join(temp.dir, 'scripts'));
     for (const [file, text] of Object.entries(opts.scripts?.(name) ?? {}))
       writeFileSync(join(temp.dir, 'scripts', file), text);
