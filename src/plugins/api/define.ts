@@ -130,7 +130,10 @@ function wrapAction<S>(action: PluginAction<ParamShape, S>): ActionDef<ParamShap
     run: (args, ctx: ActionContext<Held<S>>) =>
       action.run(args, {
         state: ctx.state.user,
-        log: ctx.log,
+        // Read on use: a child logger per call costs more than a fast action itself.
+        get log() {
+          return ctx.log;
+        },
         kv: ctx.state.kv,
         fire: ctx.state.fire,
         run: (name, callArgs = {}) =>
