@@ -64,13 +64,21 @@ export async function serveRequest(msg: RequestWire, opts: ServeOptions): Promis
   }
   const refusal = opts.refusal();
   let result: ExecuteResult;
+  // Aborted at the caller's deadline; the timer goes with the request (AbortSignal.timeout's
+  // would outlive it and fire seconds later, once for every request served).
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () =>
+      deadline.abort(new PipitError('TIMEOUT', `the caller's deadline passed (from "${msg.from}")`)),
+    Math.max(1, msg.deadline - Date.now()),
+  );
   try {
     if (refusal) throw new PipitError('UNAVAILABLE', refusal);
     result = await opts.execute()(request, {
       transport: 'cluster',
       caller: callerOf(msg),
       depth: msg.depth,
-      signal: AbortSignal.timeout(Math.max(1, msg.deadline - Date.now())),
+      signal: deadline.signal,
     });
   } catch (err) {
     // execute() answers every failure as a response; a throw is a bug, still answered.
@@ -90,6 +98,8 @@ export async function serveRequest(msg: RequestWire, opts: ServeOptions): Promis
       }),
       error,
     };
+  } finally {
+    clearTimeout(timer);
   }
   const { json, result: sent } = responseJson(result);
   const fields = {
