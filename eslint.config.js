@@ -36,6 +36,25 @@ export default tseslint.config(
     },
   },
   {
+    // The service's own code (tests, tools and benchmarks start no service): see
+    // src/lib/node-http.ts, a value import of node:http costs every start ~30 ms.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:http', 'http'].map((name) => ({
+            name,
+            message:
+              'use nodeHttp from src/lib/node-http.ts (an ES import of node:http loads undici)',
+            allowTypeImports: true,
+          })),
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -1,8 +1,8 @@
-import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { PipitError } from '../core/errors.ts';
+import { nodeHttp } from '../lib/node-http.ts';
 import type { Service } from '../app/service.ts';
 import { describeUser, spotifyAuthStatus } from '../plugins/music/spotify/auth-status.ts';
 import { CALLBACK_CSS, callbackPage } from '../plugins/music/spotify/callback-page.ts';
@@ -30,7 +30,7 @@ async function serveCallback(state: SpotifyState, done: () => void): Promise<Ser
   if (redirect.protocol !== 'http:' || !LOOPBACK.has(redirect.hostname)) return undefined;
   // The page's stylesheet sits next to it, as in the service (`/spotify/auth_callback.css`).
   const stylesheet = `${redirect.pathname}.css`;
-  const server = createServer((req, res) => {
+  const server = nodeHttp.createServer((req, res) => {
     const url = new URL(req.url ?? '/', redirect.origin);
     if (req.method === 'GET' && url.pathname === stylesheet) {
       res.writeHead(200, { 'content-type': 'text/css; charset=utf-8' }).end(CALLBACK_CSS);

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { nodeHttp } from '../lib/node-http.ts';
 import type { Socket } from 'node:net';
 import type { ErrorCode } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
@@ -61,7 +61,7 @@ export function clientErrorAnswer(
     buildResponse({ target: 'http', origin, output: undefined, errors: [message] }),
   );
   return (
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+    `HTTP/1.1 ${status} ${nodeHttp.STATUS_CODES[status]}\r\n` +
     `content-type: application/json; charset=utf-8\r\n` +
     `content-length: ${Buffer.byteLength(body)}\r\n` +
     SECURITY_HEADER_LINES +

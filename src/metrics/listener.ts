@@ -1,9 +1,9 @@
 import { once } from 'node:events';
-import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PipitError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import { nodeHttp } from '../lib/node-http.ts';
 import { METRICS_CONTENT_TYPE } from './metrics.ts';
 
 /**
@@ -69,7 +69,7 @@ export async function startMetricsListener(opts: {
     });
     res.end(req.method === 'HEAD' ? undefined : body);
   };
-  const server = createServer((req, res) => {
+  const server = nodeHttp.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       log.error({ err }, 'could not collect the metrics');
       if (!res.headersSent) text(res, 500, 'could not collect the metrics (see the service log)\n');
