@@ -1,16 +1,22 @@
 // `npm run bench:cluster` (also part of `npm run bench`): three Pipit processes sharing a real
 // redis-server on loopback, as the cluster tests run them.
 // - /execute round trip, one request at a time on a kept-alive connection: utils.echo run here
-//   vs. run on another instance (`target`), interleaved; p50/p99 and what routing adds.
+//   vs. run on another instance (`target`), interleaved with a bare Redis publish -> subscriber ->
+//   publish back between this process and another (bench/redis-echo.ts): p50/p99, what routing
+//   adds, and what it adds beyond the two hops through Redis themselves.
 // - Event fan-out: 1,000 /ws/events subscribers spread over the three instances, events published
 //   on one at 20/s; publish -> receipt latency on every subscriber, p50/p99, the subscribers read
 //   by two threads (one reading all 1,000 sockets made the last wait for the other 999).
 // - Routed request throughput: /ws/requests connections each keeping one request in flight.
-// Goals (issue 15): routing adds <= 1 ms at p50; fan-out p99 < 50 ms. Everything shares this
+// Goals: routing adds <= 1 ms at p50 (<= 0.3 ms in round three); fan-out p99 < 50 ms. Everything shares this
 // machine's cores (no pinning is possible for four servers), so the figures are conservative.
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
+import { Redis } from 'ioredis';
 import { startCluster } from '../test/cluster/harness.ts';
 import type { Member } from '../test/cluster/harness.ts';
 import { onAllCores, quantile } from './lib.ts';
@@ -59,7 +65,39 @@ function post(agent: Agent, member: Member, body: string): Promise<number> {
   });
 }
 
-async function roundTrips(member: Member, seconds: number) {
+/**
+ * The bare Redis pub/sub round trip between this process and another one (bench/redis-echo.ts):
+ * the two process hops a routed request adds, with none of Pipit's work. Returns one round trip,
+ * timed by the caller, and what stops the echo process.
+ */
+async function redisPingPong(url: string) {
+  const echo = spawn(process.execPath, [join(import.meta.dirname, 'redis-echo.ts'), url], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  await once(createInterface({ input: echo.stdout }), 'line');
+  const sub = new Redis(url);
+  const pub = new Redis(url);
+  let answered: () => void = () => undefined;
+  sub.on('message', () => answered());
+  await sub.subscribe('bench:pong');
+  // About the size of a sealed request for utils.echo.
+  const message = 'x'.repeat(600);
+  return {
+    once: () =>
+      new Promise<number>((resolve) => {
+        answered = () => resolve(200);
+        void pub.publish('bench:ping', message);
+      }),
+    async stop() {
+      sub.disconnect();
+      pub.disconnect();
+      echo.stdin.end();
+      await once(echo, 'exit');
+    },
+  };
+}
+
+async function roundTrips(member: Member, seconds: number, redisUrl: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const local = JSON.stringify({ type: 'request', action: 'utils.echo', args: { n: 1 } });
   const routed = JSON.stringify({
@@ -68,33 +106,43 @@ async function roundTrips(member: Member, seconds: number) {
     args: { n: 1 },
     target: 'beta',
   });
-  const times = { local: [] as number[], routed: [] as number[] };
-  const timed = async (kind: 'local' | 'routed', body: string) => {
+  const pingPong = await redisPingPong(redisUrl);
+  const times = { local: [] as number[], routed: [] as number[], redis: [] as number[] };
+  const timed = async (kind: keyof typeof times, call: () => Promise<number>) => {
     const started = performance.now();
-    const status = await post(agent, member, body);
+    const status = await call();
     if (status !== 200) throw new Error(`${kind} /execute answered ${status}`);
     times[kind].push(performance.now() - started);
   };
-  for (let i = 0; i < 200; i++) await timed(i % 2 ? 'local' : 'routed', i % 2 ? local : routed);
-  times.local.length = times.routed.length = 0;
-  // Alternating, so that both see the same machine load.
+  const legs = {
+    local: () => post(agent, member, local),
+    routed: () => post(agent, member, routed),
+    redis: pingPong.once,
+  };
+  for (let i = 0; i < 100; i++) for (const kind of keysOf(legs)) await timed(kind, legs[kind]);
+  times.local.length = times.routed.length = times.redis.length = 0;
+  // Alternating, so that all three see the same machine load.
   const until = performance.now() + seconds * 1000;
-  while (performance.now() < until) {
-    await timed('local', local);
-    await timed('routed', routed);
-  }
+  while (performance.now() < until) for (const kind of keysOf(legs)) await timed(kind, legs[kind]);
   agent.destroy();
+  await pingPong.stop();
   const l = summary(times.local);
   const r = summary(times.routed);
+  const floor = summary(times.redis);
   return {
     local: l,
     routed: r,
+    bare_redis_round_trip: floor,
     ratio_p50: round(r.p50 / l.p50),
     ratio_p99: round(r.p99 / l.p99),
     added_p50_ms: round(r.p50 - l.p50),
     added_p99_ms: round(r.p99 - l.p99),
+    // What routing adds beyond the two hops through Redis themselves.
+    added_over_redis_p50_ms: round(r.p50 - l.p50 - floor.p50),
   };
 }
+
+const keysOf = <T extends object>(o: T) => Object.keys(o) as (keyof T)[];
 
 /** Threads reading the subscribers' sockets (one per core of this machine, at most). */
 const SUBSCRIBER_THREADS = 2;
@@ -225,7 +273,7 @@ async function clusterRuns(opts: { seconds: number }) {
   });
   try {
     const members = ['alpha', 'beta', 'gamma'].map((n) => cluster.members[n]!);
-    const execute = await roundTrips(members[0]!, opts.seconds);
+    const execute = await roundTrips(members[0]!, opts.seconds, cluster.redis.url);
     console.log('/execute round trip (ms), local vs routed to another instance:', execute);
     const events = await fanOut(members, opts.seconds);
     console.log(`event fan-out to ${SUBSCRIBERS} subscribers on 3 instances (ms):`, events);
@@ -236,10 +284,15 @@ async function clusterRuns(opts: { seconds: number }) {
     const verdict = {
       routed_adds_p50_ms: execute.added_p50_ms,
       routed_goal_met: execute.added_p50_ms <= 1,
+      routed_round_three_goal_met: execute.added_p50_ms <= 0.3,
+      bare_redis_round_trip_p50_ms: execute.bare_redis_round_trip.p50,
       fan_out_p99_ms: events.all.p99,
       fan_out_goal_met: events.all.p99 < 50,
     };
-    console.log('goals (routed adds <= 1 ms p50; fan-out p99 < 50 ms):', verdict);
+    console.log(
+      'goals (routed adds <= 1 ms p50, round three <= 0.3 ms; fan-out p99 < 50 ms):',
+      verdict,
+    );
     return { execute, events, throughput: rps, verdict };
   } finally {
     await cluster.stop();
