@@ -57,7 +57,8 @@ function newContext(...sources: (Record<string, unknown> | undefined)[]): Contex
   const context = Object.create(null) as Context;
   for (const source of sources) {
     if (source === undefined) continue;
-    for (const key of Object.keys(source)) defineOwn(context, key, source[key]);
+    // With no prototype there is no `__proto__` setter to trigger: plain assignment is safe.
+    for (const key of Object.keys(source)) context[key] = source[key];
   }
   return context;
 }

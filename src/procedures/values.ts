@@ -68,18 +68,24 @@ export function readOwn(target: unknown, key: string): OwnRead {
 }
 
 /**
- * Defines an own enumerable property without ever triggering a setter (so `__proto__` stays data).
+ * Defines an own enumerable property of a plain object without ever triggering a setter (so
+ * `__proto__` stays data).
  *
  * @example
  * const o = {}; defineOwn(o, '__proto__', 1); Object.keys(o); // ['__proto__']
  */
 export function defineOwn(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
+  // The targets are plain objects (`{}` or without a prototype), whose only inherited setter is
+  // Object.prototype's `__proto__`: every other key is assigned, several times faster than
+  // defineProperty (which was ~4% of a YAML web hook's run).
+  if (key !== '__proto__') (target as Record<string, unknown>)[key] = value;
+  else
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
 }
 
 /**
