@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from 'vitest';
 import { serviceStatus } from '../../../src/control/commands.ts';
 import type { PluginDef } from '../../../src/core/action.ts';
 import type { Logger } from '../../../src/core/logger.ts';
@@ -68,3 +69,30 @@ export function sentTexts(emu: TelegramEmulator): string[] {
 
 /** vi.waitFor's bound for what takes a poll cycle or two (the default 1 s is one cycle). */
 export const WAIT = { timeout: 5000, interval: 20 };
+
+/** One test's emulator, and the app it starts on it (if any). */
+export interface TelegramFixture {
+  emu: TelegramEmulator;
+  t: TestApp | undefined;
+}
+
+/**
+ * Starts an emulator before each test of the enclosing `describe` and, after each, closes the app
+ * the test left in `t` and the emulator.
+ *
+ * @example
+ * const fx = telegramFixture();
+ * it('sends', async () => { fx.t = await telegramApp(fx.emu); });
+ */
+export function telegramFixture(): TelegramFixture {
+  const fx = { t: undefined } as TelegramFixture;
+  beforeEach(async () => {
+    fx.emu = await startTelegramEmulator();
+  });
+  afterEach(async () => {
+    await fx.t?.close();
+    fx.t = undefined;
+    await fx.emu.close();
+  });
+  return fx;
+}

@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { captureLog, tempDir } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { call } from '../call.ts';
-import type { TelegramEmulator } from './helpers.ts';
-import { link, sentTexts, startTelegramEmulator, telegramApp, WAIT } from './helpers.ts';
+import { link, sentTexts, telegramApp, telegramFixture, WAIT } from './helpers.ts';
 
 // Messages users send the bot, through long polling, to Platypush's events and the hooks on them.
 
@@ -74,33 +73,24 @@ const DOCS_DOCUMENT_UPDATE = {
 };
 
 describe('chat.telegram incoming messages', () => {
-  let emu: TelegramEmulator;
-  let t: TestApp | undefined;
-  beforeEach(async () => {
-    emu = await startTelegramEmulator();
-  });
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-    await emu.close();
-  });
+  const fx = telegramFixture();
 
   it('raises TextMessageEvent and CommandMessageEvent with Platypush’s fields, reaching hooks', async () => {
-    t = await telegramApp(emu, { yaml: HOOKS });
+    fx.t = await telegramApp(fx.emu, { yaml: HOOKS });
     // A command for another bot of the group is just text to this one.
-    emu.control.userMessage({ text: '/lights@other_bot off' });
-    emu.control.userMessage({ text: '/Lights@pipit_test_bot on  kitchen\nplease' });
-    emu.control.userMessage({ text: 'hello bot' });
+    fx.emu.control.userMessage({ text: '/lights@other_bot off' });
+    fx.emu.control.userMessage({ text: '/Lights@pipit_test_bot on  kitchen\nplease' });
+    fx.emu.control.userMessage({ text: 'hello bot' });
     await vi.waitFor(
       () =>
-        expect(sentTexts(emu)).toEqual([
+        expect(sentTexts(fx.emu)).toEqual([
           'text from Test Firstname: /lights@other_bot off',
           'lights ["on","kitchen","please"]',
           'text from Test Firstname: hello bot',
         ]),
       WAIT,
     );
-    const stored = (await call(t, 'variable.get', { name: 'tg_message' })).output as {
+    const stored = (await call(fx.t, 'variable.get', { name: 'tg_message' })).output as {
       tg_message: unknown;
     };
     expect(stored.tg_message).toMatchObject({
@@ -112,7 +102,7 @@ describe('chat.telegram incoming messages', () => {
       text: 'hello bot',
       creation_date: expect.stringMatching(/\+00:00$/),
     });
-    expect((await call(t, 'variable.get', { name: 'tg_user' })).output).toEqual({
+    expect((await call(fx.t, 'variable.get', { name: 'tg_user' })).output).toEqual({
       tg_user: {
         user_id: 1111111,
         id: 1111111,
@@ -127,45 +117,45 @@ describe('chat.telegram incoming messages', () => {
   });
 
   it('raises PhotoMessageEvent and DocumentMessageEvent (the guide’s example update)', async () => {
-    t = await telegramApp(emu, { yaml: HOOKS });
-    await vi.waitFor(() => expect(link(t!)).toMatchObject({ connected: true }), WAIT);
-    emu.control.userMessage({
+    fx.t = await telegramApp(fx.emu, { yaml: HOOKS });
+    await vi.waitFor(() => expect(link(fx.t!)).toMatchObject({ connected: true }), WAIT);
+    fx.emu.control.userMessage({
       photo: [
         { file_id: 'small', file_unique_id: 's', width: 90, height: 60, file_size: 900 },
         { file_id: 'big', file_unique_id: 'b', width: 1200, height: 800, file_size: 90000 },
       ],
       caption: 'the garden',
     });
-    emu.control.pushUpdate(structuredClone({ ...DOCS_DOCUMENT_UPDATE, update_id: 20000 }));
+    fx.emu.control.pushUpdate(structuredClone({ ...DOCS_DOCUMENT_UPDATE, update_id: 20000 }));
     await vi.waitFor(
-      () => expect(sentTexts(emu)).toEqual(['photo 1200x800', 'document Testfile.pdf']),
+      () => expect(sentTexts(fx.emu)).toEqual(['photo 1200x800', 'document Testfile.pdf']),
       WAIT,
     );
   });
 
   it('ignores chats outside authorized_chat_ids, logging each once without its text', async () => {
     const { log, lines } = captureLog('info');
-    t = await telegramApp(emu, {
+    fx.t = await telegramApp(fx.emu, {
       yaml: HOOKS,
       settings: { authorized_chat_ids: ['1111111', '@home_group'] },
       log,
     });
     const stranger = { id: 2222222, type: 'private' as const, first_name: 'Mallory' };
-    emu.control.userMessage({ text: 'secret plans', chat: stranger });
-    emu.control.userMessage({ text: '/lights off', chat: stranger });
-    emu.control.userMessage({
+    fx.emu.control.userMessage({ text: 'secret plans', chat: stranger });
+    fx.emu.control.userMessage({ text: '/lights off', chat: stranger });
+    fx.emu.control.userMessage({
       text: 'more secrets',
       chat: { id: -100777, type: 'supergroup', title: 'Other' },
     });
-    emu.control.userMessage({
+    fx.emu.control.userMessage({
       text: 'from the group',
       chat: { id: -100555, type: 'supergroup', title: 'Home', username: 'home_group' },
     });
-    emu.control.userMessage({ text: 'from me' });
+    fx.emu.control.userMessage({ text: 'from me' });
     // Updates are handled in order: once the last one is answered, the others were seen.
     await vi.waitFor(
       () =>
-        expect(sentTexts(emu)).toEqual([
+        expect(sentTexts(fx.emu)).toEqual([
           'text from Test Firstname: from the group',
           'text from Test Firstname: from me',
         ]),
@@ -197,39 +187,39 @@ event.hook.TelegramSeen:
         }
       ).runs.length;
     try {
-      t = await telegramApp(emu, { yaml: seen, dir: workdir.dir });
-      await vi.waitFor(() => expect(link(t!)).toMatchObject({ connected: true }), WAIT);
+      fx.t = await telegramApp(fx.emu, { yaml: seen, dir: workdir.dir });
+      await vi.waitFor(() => expect(link(fx.t!)).toMatchObject({ connected: true }), WAIT);
       // The server goes away right after delivering "one": it never hears it confirmed.
-      emu.control.dieAfterDelivery = true;
-      emu.control.userMessage({ text: 'one' });
-      await vi.waitFor(async () => expect(await times(t!, 'one')).toBe(1), WAIT);
+      fx.emu.control.dieAfterDelivery = true;
+      fx.emu.control.userMessage({ text: 'one' });
+      await vi.waitFor(async () => expect(await times(fx.t!, 'one')).toBe(1), WAIT);
       expect(
-        emu.control.queue.unconfirmed().map((u) => (u.message as { text: string }).text),
+        fx.emu.control.queue.unconfirmed().map((u) => (u.message as { text: string }).text),
       ).toEqual(['one']);
-      await emu.start();
-      emu.control.userMessage({ text: 'two' });
-      await vi.waitFor(async () => expect(await times(t!, 'two')).toBe(1), WAIT);
-      expect(await times(t, 'one')).toBe(1);
+      await fx.emu.start();
+      fx.emu.control.userMessage({ text: 'two' });
+      await vi.waitFor(async () => expect(await times(fx.t!, 'two')).toBe(1), WAIT);
+      expect(await times(fx.t, 'one')).toBe(1);
 
       // Again, and Pipit restarts too: the offset comes from its store.
-      emu.control.dieAfterDelivery = true;
-      emu.control.userMessage({ text: 'three' });
-      await vi.waitFor(async () => expect(await times(t!, 'three')).toBe(1), WAIT);
-      await t.close();
-      t = undefined;
+      fx.emu.control.dieAfterDelivery = true;
+      fx.emu.control.userMessage({ text: 'three' });
+      await vi.waitFor(async () => expect(await times(fx.t!, 'three')).toBe(1), WAIT);
+      await fx.t.close();
+      fx.t = undefined;
       expect(
-        emu.control.queue.unconfirmed().map((u) => (u.message as { text: string }).text),
+        fx.emu.control.queue.unconfirmed().map((u) => (u.message as { text: string }).text),
       ).toEqual(['three']);
-      await emu.start();
-      t = await telegramApp(emu, { yaml: seen, dir: workdir.dir });
-      emu.control.userMessage({ text: 'four' });
-      await vi.waitFor(async () => expect(await times(t!, 'four')).toBe(1), WAIT);
-      expect(await times(t, 'three')).toBe(1);
-      const offsets = emu.control.callsOf('getUpdates').map((c) => c.params.offset);
+      await fx.emu.start();
+      fx.t = await telegramApp(fx.emu, { yaml: seen, dir: workdir.dir });
+      fx.emu.control.userMessage({ text: 'four' });
+      await vi.waitFor(async () => expect(await times(fx.t!, 'four')).toBe(1), WAIT);
+      expect(await times(fx.t, 'three')).toBe(1);
+      const offsets = fx.emu.control.callsOf('getUpdates').map((c) => c.params.offset);
       expect(offsets.filter((o) => o === undefined)).toHaveLength(1);
     } finally {
-      await t?.close();
-      t = undefined;
+      await fx.t?.close();
+      fx.t = undefined;
       workdir.cleanup();
     }
   });
@@ -240,25 +230,28 @@ event.hook.TelegramSeen:
     const workdir = tempDir();
     const seen = `event.hook.Seen:\n  if: {type: TextMessageEvent}\n  then:\n    - action: chat.telegram.send_message\n      args: {chat_id: '\${chat_id}', text: 'seen \${message.text}'}\n`;
     const startWith = async (age: number) => {
-      t = await telegramApp(emu, { dir: workdir.dir, yaml: seen, settings: { poll: false } });
-      t.service.store.pluginKv('chat.telegram').set('offset:123456', {
+      fx.t = await telegramApp(fx.emu, { dir: workdir.dir, yaml: seen, settings: { poll: false } });
+      fx.t.service.store.pluginKv('chat.telegram').set('offset:123456', {
         offset: 50000,
         at: Date.now() - age,
       });
-      await t.close();
-      t = await telegramApp(emu, { dir: workdir.dir, yaml: seen });
+      await fx.t.close();
+      fx.t = await telegramApp(fx.emu, { dir: workdir.dir, yaml: seen });
     };
     try {
       await startWith(0);
-      emu.control.userMessage({ text: 'under a fresh offset' });
+      fx.emu.control.userMessage({ text: 'under a fresh offset' });
       // The fresh offset (50000) confirms update 10000 unseen.
-      await vi.waitFor(() => expect(emu.control.queue.unconfirmed()).toEqual([]), WAIT);
-      expect(emu.control.callsOf('getUpdates')[0]!.params.offset).toBe(50000);
-      await t!.close();
+      await vi.waitFor(() => expect(fx.emu.control.queue.unconfirmed()).toEqual([]), WAIT);
+      expect(fx.emu.control.callsOf('getUpdates')[0]!.params.offset).toBe(50000);
+      await fx.t!.close();
       await startWith(25 * 3600_000);
-      emu.control.userMessage({ text: 'under a stale offset' });
-      await vi.waitFor(() => expect(sentTexts(emu)).toEqual(['seen under a stale offset']), WAIT);
-      expect(emu.control.callsOf('getUpdates').map((c) => c.params.offset)).toContain(undefined);
+      fx.emu.control.userMessage({ text: 'under a stale offset' });
+      await vi.waitFor(
+        () => expect(sentTexts(fx.emu)).toEqual(['seen under a stale offset']),
+        WAIT,
+      );
+      expect(fx.emu.control.callsOf('getUpdates').map((c) => c.params.offset)).toContain(undefined);
     } finally {
       workdir.cleanup();
     }
