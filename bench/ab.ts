@@ -81,6 +81,8 @@ export interface Comparison {
   pooled?: Pooled;
   /** The floor leg's throughput over the baseline's, per pair (see `abCompare`'s `floor`). */
   floor?: Spread & { ratios: number[] };
+  /** The subject's throughput over the floor's, per pair, and its goal when one was given. */
+  ofFloor?: Spread & { ratios: number[]; goal?: number; met?: boolean };
 }
 
 // One side's p99 over the samples of all its legs (then dropped from the legs).
@@ -125,6 +127,8 @@ export async function abCompare(opts: {
    */
   floor?: Leg;
   goal?: number;
+  /** The least subject / floor throughput ratio wanted (e.g. 0.9: within 10% of the floor). */
+  floorGoal?: number;
   warmupSeconds?: number;
   /**
    * Switch which of the two goes first every pair (A/B, B/A, A/B...), so that a leg that gains or
@@ -175,6 +179,14 @@ export async function abCompare(opts: {
   const floorRatios = opts.floor
     ? legs[opts.floor.label]!.map((m, i) => m.rps / legs[opts.baseline.label]![i]!.rps)
     : undefined;
+  const ofFloorRatios = floorRatios?.map((f, i) => ratios[i]! / f);
+  const ofFloor = ofFloorRatios && {
+    ...spread(ofFloorRatios),
+    ratios: ofFloorRatios,
+    ...(opts.floorGoal === undefined
+      ? {}
+      : { goal: opts.floorGoal, met: spread(ofFloorRatios).median >= opts.floorGoal }),
+  };
   const result: Comparison = {
     title: opts.title,
     metric: opts.metric,
@@ -189,6 +201,7 @@ export async function abCompare(opts: {
     generatorBoundLegs,
     ...(pooled ? { pooled } : {}),
     ...(floorRatios ? { floor: { ...spread(floorRatios), ratios: floorRatios } } : {}),
+    ...(ofFloor ? { ofFloor } : {}),
   };
   print(result, opts, all);
   return result;
@@ -259,6 +272,13 @@ function print(
     const below = r.goal !== undefined && r.metric === 'rps' && f.median < r.goal;
     console.log(
       `floor (the baseline plus only the subject's required extra work) / baseline: median ${f.median.toFixed(2)} (spread ${f.min.toFixed(2)}–${f.max.toFixed(2)})${below ? `: below the goal of ${r.goal} before the rest of the path runs` : ''}`,
+    );
+  }
+  if (r.ofFloor) {
+    const o = r.ofFloor;
+    const goal = o.goal === undefined ? '' : `   goal >= ${o.goal}: ${o.met ? 'met' : 'NOT MET'}`;
+    console.log(
+      `subject / floor: median ${o.median.toFixed(2)} (spread ${o.min.toFixed(2)}–${o.max.toFixed(2)}; pairs ${o.ratios.map((x) => x.toFixed(2)).join(' ')})${goal}`,
     );
   }
   if (crowded)

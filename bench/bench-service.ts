@@ -39,7 +39,9 @@ export async function startBenchService(
   const configPath = join(dir, 'config.yaml');
   writeFileSync(
     configPath,
-    `device_id: bench\nworkdir: ./data\nscripts_dir: ./scripts\nlogging: {level: warn}\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n${extraYaml}`,
+    // Every client of a benchmark connects from 127.0.0.1: the fan-out's 1,000 subscribers are
+    // over the default per-address cap (256).
+    `device_id: bench\nworkdir: ./data\nscripts_dir: ./scripts\nlogging: {level: warn}\nbackend.http:\n  port: 0\n  bind_address: 127.0.0.1\n  max_connections_per_address: 100000\n${extraYaml}`,
   );
   const service = await createService(loadConfig({ path: configPath, plugins: builtinPlugins }), {
     log: createLogger({ level: 'warn' }),

@@ -32,7 +32,9 @@ export async function benchHook(opts: {
       metric: 'rps',
       pairs: opts.pairs,
       seconds: opts.seconds,
-      goal: 0.8,
+      // Round three: >= 0.65 of the bare route, and >= 0.9 of the floor.
+      goal: 0.65,
+      floorGoal: 0.9,
       baseline: leg('bare fastify route', `${info.bareUrl}/bare-hook`),
       subject: leg('pipit /hook/bench', `${info.pipitUrl}/hook/bench`),
       floor: leg('bare route + event + recorded run', `${info.bareUrl}/bare-hook-recorded`),

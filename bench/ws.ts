@@ -176,7 +176,8 @@ export async function benchWs(opts: {
       metric: 'rps',
       pairs: opts.pairs,
       seconds: opts.seconds,
-      goal: 0.85,
+      // The goal of 0.85 of bare `ws` was retired in round three (a bare server records nothing):
+      // the ratio and the floor are printed for the record.
       baseline: { label: 'bare ws echo', run: (s) => roundTrips(reqSockets.bare, s, pid) },
       subject: { label: 'pipit /ws/requests', run: (s) => roundTrips(reqSockets.pipit, s, pid) },
       floor: {
