@@ -69,7 +69,9 @@ export async function serveRequest(msg: RequestWire, opts: ServeOptions): Promis
   const deadline = new AbortController();
   const timer = setTimeout(
     () =>
-      deadline.abort(new PipitError('TIMEOUT', `the caller's deadline passed (from "${msg.from}")`)),
+      deadline.abort(
+        new PipitError('TIMEOUT', `the caller's deadline passed (from "${msg.from}")`),
+      ),
     Math.max(1, msg.deadline - Date.now()),
   );
   try {
