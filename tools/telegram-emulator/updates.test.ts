@@ -2,62 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Envelope } from './bot-client.ts';
 import { bot } from './bot-client.ts';
 import type { TelegramEmulator } from './index.ts';
+import { DOCS_DOCUMENT_UPDATE, DOCS_TEXT_UPDATE } from './docs-examples.ts';
 import { DOCS_TOKEN, startTelegramEmulator } from './index.ts';
 
 // getMe, the envelope and getUpdates, compared with the Bot API documentation:
 // https://core.telegram.org/bots/api ("Making requests", getUpdates) and the update examples of
-// https://core.telegram.org/bots/webhooks#testing-your-bot-with-updates, copied below as fixtures.
-
-// https://core.telegram.org/bots/webhooks#testing-your-bot-with-updates, "Message with text".
-const DOCS_TEXT_UPDATE = {
-  update_id: 10000,
-  message: {
-    date: 1441645532,
-    chat: {
-      last_name: 'Test Lastname',
-      id: 1111111,
-      type: 'private',
-      first_name: 'Test Firstname',
-      username: 'Testusername',
-    },
-    message_id: 1365,
-    from: {
-      last_name: 'Test Lastname',
-      id: 1111111,
-      first_name: 'Test Firstname',
-      username: 'Testusername',
-    },
-    text: '/start',
-  },
-};
-
-// The same page, "Message with a document".
-const DOCS_DOCUMENT_UPDATE = {
-  update_id: 10000,
-  message: {
-    date: 1441645532,
-    chat: {
-      last_name: 'Test Lastname',
-      type: 'private',
-      id: 1111111,
-      first_name: 'Test Firstname',
-      username: 'Testusername',
-    },
-    message_id: 1365,
-    from: {
-      last_name: 'Test Lastname',
-      id: 1111111,
-      first_name: 'Test Firstname',
-      username: 'Testusername',
-    },
-    document: {
-      file_id: 'AwADBAADbXXXXXXXXXXXGBdhD2l6_XX',
-      file_name: 'Testfile.pdf',
-      mime_type: 'application/pdf',
-      file_size: 536392,
-    },
-  },
-};
+// https://core.telegram.org/bots/webhooks#testing-your-bot-with-updates (docs-examples.ts).
 
 // https://core.telegram.org/bots/api#making-requests: the example request.
 const DOCS_GET_ME_PATH = '/bot123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11/getMe';

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { captureLog, tempDir } from '../../helpers/service.ts';
 import type { TestApp } from '../../helpers/service.ts';
 import { call } from '../call.ts';
+import { DOCS_DOCUMENT_UPDATE } from '../../../tools/telegram-emulator/docs-examples.ts';
 import { link, sentTexts, telegramApp, telegramFixture, WAIT } from './helpers.ts';
 
 // Messages users send the bot, through long polling, to Platypush's events and the hooks on them.
@@ -43,34 +44,6 @@ event.hook.TelegramDocument:
     - action: chat.telegram.send_message
       args: {chat_id: '\${chat_id}', text: 'document \${message.document_file_name}'}
 `;
-
-// https://core.telegram.org/bots/webhooks#testing-your-bot-with-updates, "Message with a document".
-const DOCS_DOCUMENT_UPDATE = {
-  update_id: 10000,
-  message: {
-    date: 1441645532,
-    chat: {
-      last_name: 'Test Lastname',
-      type: 'private',
-      id: 1111111,
-      first_name: 'Test Firstname',
-      username: 'Testusername',
-    },
-    message_id: 1365,
-    from: {
-      last_name: 'Test Lastname',
-      id: 1111111,
-      first_name: 'Test Firstname',
-      username: 'Testusername',
-    },
-    document: {
-      file_id: 'AwADBAADbXXXXXXXXXXXGBdhD2l6_XX',
-      file_name: 'Testfile.pdf',
-      mime_type: 'application/pdf',
-      file_size: 536392,
-    },
-  },
-};
 
 describe('chat.telegram incoming messages', () => {
   const fx = telegramFixture();
