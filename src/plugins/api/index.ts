@@ -21,4 +21,5 @@ export { jsonTextTooDeep } from '../../core/json-limits.ts';
 export { pyStr } from '../../procedures/expression/python.ts';
 export { PipitError } from '../../core/errors.ts';
 export { didYouMean } from '../../lib/suggest.ts';
+export { networkCause } from '../../lib/network-cause.ts';
 export { z } from 'zod';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PipitError } from '../api/index.ts';
+import { PipitError, networkCause } from '../api/index.ts';
 import type { TelegramConfig } from './config.ts';
 
 /** A file to upload with multipart/form-data (https://core.telegram.org/bots/api#sending-files). */
@@ -119,7 +119,7 @@ export class BotApi {
         );
       throw new PipitError(
         'UNAVAILABLE',
-        `chat.telegram: the Bot API at ${this.host} is not reachable: ${reason(err)}`,
+        `chat.telegram: the Bot API at ${this.host} is not reachable: ${networkCause(err, 'code')}`,
         { cause: err },
       );
     }
@@ -210,12 +210,4 @@ function apiError(method: string, host: string, status: number, answer: Envelope
         { details },
       );
   }
-}
-
-// ECONNREFUSED and its kin say it best; undici's own codes (UND_ERR_SOCKET) say less than their
-// message ("other side closed").
-function reason(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code?.startsWith('E') ? cause.code : undefined;
-  return code ?? cause?.message ?? (err as Error).message ?? String(err);
 }

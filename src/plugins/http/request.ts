@@ -1,4 +1,4 @@
-import { PipitError } from '../api/index.ts';
+import { PipitError, networkCause } from '../api/index.ts';
 import { decodeBody, readLimited, requestBody } from './body.ts';
 import type { OutputMode } from './body.ts';
 import { buildHeaders } from './headers.ts';
@@ -45,11 +45,6 @@ export interface HttpResult {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
-
-function describeFailure(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.message ?? (err as Error).message;
-}
 
 function preview(body: unknown): string {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -239,7 +234,7 @@ export async function httpCall(
           { cause: err },
         );
       }
-      throw new PipitError('UPSTREAM_ERROR', `${what()} failed: ${describeFailure(err)}`, {
+      throw new PipitError('UPSTREAM_ERROR', `${what()} failed: ${networkCause(err)}`, {
         cause: err,
       });
     }

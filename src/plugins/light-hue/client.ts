@@ -1,4 +1,4 @@
-import { PipitError } from '../api/index.ts';
+import { PipitError, networkCause } from '../api/index.ts';
 
 /** One `{"error": ...}` of a v1 answer (the bridge's Error Messages page). */
 export interface HueApiError {
@@ -82,7 +82,7 @@ export class HueClient {
         )
       : new PipitError(
           'UNAVAILABLE',
-          `light.hue: the bridge at ${this.host} is not connected: ${reason(err)}; retrying in ${this.retryIn()} s`,
+          `light.hue: the bridge at ${this.host} is not connected: ${networkCause(err, 'code')}; retrying in ${this.retryIn()} s`,
           { cause: err },
         );
     this.onFailure(failure);
@@ -93,11 +93,6 @@ export class HueClient {
 // The username is in every path after /api/: it is a credential, kept out of messages.
 function redact(path: string): string {
   return path.replace(/^\/api\/[^/]+/, '/api/<username>');
-}
-
-function reason(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (err as Error).message ?? String(err);
 }
 
 /** The `{error}` entries of a v1 answer (none for a success or a plain object). */

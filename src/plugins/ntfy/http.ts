@@ -1,4 +1,4 @@
-import { PipitError } from '../api/index.ts';
+import { PipitError, networkCause } from '../api/index.ts';
 
 /** One request to an ntfy server, with everything needed to explain its failure. */
 export interface NtfyRequest {
@@ -77,7 +77,7 @@ export function networkError(err: unknown, req: NtfyRequest, deadline: AbortSign
     );
   return new PipitError(
     'UPSTREAM_ERROR',
-    `ntfy: ${req.what}: cannot reach ${origin(req.url)}: ${describe(err)}`,
+    `ntfy: ${req.what}: cannot reach ${origin(req.url)}: ${networkCause(err)}`,
     { cause: err },
   );
 }
@@ -140,10 +140,4 @@ export function origin(url: string): string {
   } catch {
     return url;
   }
-}
-
-/** A network error's cause in a few words (`connect ECONNREFUSED 127.0.0.1:9`). */
-export function describe(err: unknown): string {
-  const cause = (err as { cause?: { message?: string; code?: string } }).cause;
-  return cause?.message ?? cause?.code ?? (err as Error).message ?? String(err);
 }

@@ -1,5 +1,6 @@
 import type { StreamMessage } from './events.ts';
-import { describe, origin, statusError } from './http.ts';
+import { networkCause } from '../api/index.ts';
+import { origin, statusError } from './http.ts';
 
 /** What a {@link TopicStream} needs. */
 export interface StreamOptions {
@@ -122,7 +123,7 @@ export class TopicStream {
     } catch (err) {
       if (err instanceof Refused) failure = err.message;
       else if (conn.signal.aborted) failure = String((conn.signal.reason as Error).message);
-      else failure = describe(err);
+      else failure = networkCause(err);
     } finally {
       clearTimeout(idle);
     }
